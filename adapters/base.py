@@ -1,0 +1,183 @@
+"""The interface every build system implements (like httpx's BaseTransport).
+
+An adapter knows one build system: how to recognise its workspace, how to build a
+``BuildGraph`` (by asking the real tool, or by reading the manifests itself), how
+to turn what a user types (a label, a package name, a file path) into node ids,
+which nodes are tests, and how that tool spells "run these tests". Commands hold an
+``Adapter`` and never ask which one it is.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar, Iterable
+
+from ctxsel.cache import InputTracker
+from ctxsel.errors import UnknownTargetError, UserError
+from ctxsel.graph import BuildGraph
+
+SOURCES = ("auto", "tool", "static")
+
+
+@dataclass
+class AdapterOptions:
+    """What the user chose on the command line that changes how a graph is built."""
+
+    source: str = "auto"  # auto | tool | static
+    query_file: str | None = None  # a saved tool output to read instead of running the tool
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def cache_token(self) -> str:
+        parts = [self.source]
+        if self.query_file:
+            parts.append(os.path.abspath(self.query_file))
+        parts += [f"{k}={v}" for k, v in sorted(self.extra.items())]
+        return "|".join(parts)
+
+
+class Adapter(ABC):
+    """One build system. Subclasses set ``name`` and ``tools`` and implement ``detect``,
+    ``load_static``, ``load_tool`` and ``test_command``; the rest has sensible defaults."""
+
+    name: ClassVar[str]
+    #: executables that answer for this build system, most preferred first
+    tools: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, root: Path, options: AdapterOptions | None = None) -> None:
+        self.root = root
+        self.options = options or AdapterOptions()
+        self.warnings: list[str] = []
+
+    # ------------------------------------------------------------ workspace
+    @classmethod
+    @abstractmethod
+    def detect(cls, root: Path) -> bool:
+        """True when ``root`` is the root of a workspace of this build system."""
+
+    def find_tool(self) -> str | None:
+        """The real tool's executable: the repo's ``node_modules/.bin`` first, then PATH."""
+        for name in self.tools:
+            local = self.root / "node_modules" / ".bin" / name
+            if local.is_file() and os.access(local, os.X_OK):
+                return str(local)
+            found = shutil.which(name)
+            if found:
+                return found
+        return None
+
+    def resolved_source(self) -> str:
+        """``auto`` means the tool when it is installed, else static parsing."""
+        src = self.options.source
+        if src not in SOURCES:
+            raise UserError(f"unknown --source {src!r} (choose auto, tool or static)")
+        if src == "auto":
+            return "tool" if (self.options.query_file or self.find_tool()) else "static"
+        return src
+
+    # ------------------------------------------------------------ graph
+    def load(self, tracker: InputTracker) -> BuildGraph:
+        source = self.resolved_source()
+        if source == "tool":
+            if not self.options.query_file and not self.find_tool():
+                raise UserError(
+                    f"--source tool needs {' or '.join(self.tools) or 'the build tool'} on PATH",
+                    hint="use --source static to parse the manifests without it",
+                )
+            graph = self.load_tool(tracker)
+        else:
+            graph = self.load_static(tracker)
+        graph.adapter = self.name
+        graph.root = str(self.root)
+        return graph
+
+    @abstractmethod
+    def load_static(self, tracker: InputTracker) -> BuildGraph:
+        """Parse the manifests/BUILD files without the tool; must equal the tool's answer."""
+
+    @abstractmethod
+    def load_tool(self, tracker: InputTracker) -> BuildGraph:
+        """Ask the real tool once for the whole graph (or read ``options.query_file``)."""
+
+    def cache_key(self) -> str:
+        """A file-name-safe key for the graph cache of this adapter and its options."""
+        import hashlib
+
+        token = hashlib.sha1(self.options.cache_token().encode()).hexdigest()[:12]
+        return f"{self.name}-{self.resolved_source()}-{token}"
+
+    # ------------------------------------------------------------ inputs
+    def resolve(self, graph: BuildGraph, spec: str) -> list[str]:
+        """Node ids for what the user typed: a node id, or a path to a file or directory.
+
+        Raises ``UnknownTargetError`` (with close matches) when nothing fits.
+        """
+        if spec in graph:
+            return [spec]
+        rel = self.relative_path(spec)
+        if rel is not None:
+            ids = self.nodes_for_file(graph, rel)
+            if ids:
+                return ids
+        raise UnknownTargetError(spec, self.reportable_ids(graph), what=self.node_noun)
+
+    #: what a node is called in messages ("target", "package", "project")
+    node_noun: ClassVar[str] = "target"
+
+    def relative_path(self, spec: str) -> str | None:
+        """``spec`` as a repo-relative POSIX path if it names something inside the repo."""
+        for base in (Path.cwd(), self.root):
+            p = (base / spec).resolve() if not os.path.isabs(spec) else Path(spec).resolve()
+            try:
+                rel = p.relative_to(self.root.resolve())
+            except ValueError:
+                continue
+            if p.exists():
+                return rel.as_posix() if str(rel) != "." else ""
+        return None
+
+    def nodes_for_file(self, graph: BuildGraph, path: str) -> list[str]:
+        """Nodes owning a repo-relative file: declared srcs, else the nearest package's nodes."""
+        owners = graph.owners_of_file(path)
+        if owners:
+            return owners
+        package = self.package_of(graph, path)
+        return graph.nodes_in_package(package) if package is not None else []
+
+    def package_of(self, graph: BuildGraph, path: str) -> str | None:
+        """Longest package directory that contains ``path`` ("" is the root package)."""
+        packages = graph.packages()
+        probe = path.strip("/")
+        while True:
+            if probe in packages:
+                return probe
+            if not probe:
+                return None
+            probe = probe.rsplit("/", 1)[0] if "/" in probe else ""
+
+    # ------------------------------------------------------------ answers
+    def reportable(self, graph: BuildGraph, node_id: str) -> bool:
+        """Whether a node appears in a blast radius (external repos/packages do not)."""
+        return not graph.node(node_id).external
+
+    def reportable_ids(self, graph: BuildGraph) -> list[str]:
+        return [n for n in graph if self.reportable(graph, n)]
+
+    def blast_radius(self, graph: BuildGraph, roots: Iterable[str], depth: int | None = None) -> dict[str, int]:
+        """Reverse closure as this tool computes it (adapters override for tool quirks)."""
+        return graph.rdeps(roots, depth)
+
+    def test_nodes(self, graph: BuildGraph, ids: Iterable[str]) -> list[str]:
+        """The test nodes among ``ids`` that this tool would run (sorted)."""
+        return sorted(i for i in ids if graph.node(i).is_test)
+
+    @abstractmethod
+    def test_command(self, tests: list[str]) -> list[str]:
+        """argv that runs exactly these tests with the repo's own tool."""
+
+    def global_files(self) -> tuple[str, ...]:
+        """Repo-relative paths (fnmatch patterns) whose change affects every node."""
+        return ()

@@ -1,0 +1,5 @@
+import sys
+
+from ctxsel.cli import main
+
+sys.exit(main())

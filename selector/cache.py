@@ -1,0 +1,126 @@
+"""Reuse a parsed graph until one of the files it was built from changes.
+
+Loaders read the file system through an ``InputTracker``: every file read and every
+directory listed is stamped (mtime, size). The cache stores the graph with those
+stamps; a later run re-stats them (no parsing) and reuses the graph only if every
+stamp still holds. A new package shows up as a changed directory stamp, so adding
+or removing files is caught as well as editing them.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from .graph import BuildGraph
+
+CACHE_FORMAT = 3  # bump whenever BuildGraph/Node or an adapter's output changes shape
+CACHE_DIR = ".ctxsel"
+
+Stamp = tuple[int, int]  # (mtime_ns, size); (-1, -1) = absent
+
+
+def _stamp(path: str) -> Stamp:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+class InputTracker:
+    """Reads files and lists directories on behalf of a loader, remembering what it saw."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.stamps: dict[str, Stamp] = {}
+
+    def note(self, path: str | os.PathLike[str]) -> None:
+        """Record a path the result depends on (also when it does not exist)."""
+        p = os.fspath(path)
+        if p not in self.stamps:
+            self.stamps[p] = _stamp(p)
+
+    def read_bytes(self, path: str | os.PathLike[str]) -> bytes:
+        self.note(path)
+        with open(path, "rb") as fh:
+            return fh.read()
+
+    def read_text(self, path: str | os.PathLike[str]) -> str:
+        return self.read_bytes(path).decode("utf-8", errors="replace")
+
+    def exists(self, path: str | os.PathLike[str]) -> bool:
+        self.note(path)
+        return os.path.exists(path)
+
+    def scandir(self, path: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
+        self.note(path)
+        try:
+            with os.scandir(path) as it:
+                return sorted(it, key=lambda e: e.name)
+        except OSError:
+            return []
+
+
+def cache_path(root: Path, key: str) -> Path:
+    return root / CACHE_DIR / "cache" / f"graph-{key}.pickle"
+
+
+def ensure_cache_dir(root: Path) -> Path | None:
+    """Create ``<repo>/.ctxsel`` (ignoring itself in git); None when the repo is read-only."""
+    base = root / CACHE_DIR
+    try:
+        (base / "cache").mkdir(parents=True, exist_ok=True)
+        ignore = base / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# ctxsel's cache and index; never commit\n*\n")
+    except OSError:
+        return None
+    return base
+
+
+def load_cached(root: Path, key: str) -> BuildGraph | None:
+    path = cache_path(root, key)
+    try:
+        with open(path, "rb") as fh:
+            fmt, stamps, graph = pickle.load(fh)
+    except Exception:  # missing, truncated, or from another version: rebuild
+        return None
+    if fmt != CACHE_FORMAT:
+        return None
+    for p, stamp in stamps.items():
+        if _stamp(p) != stamp:
+            return None
+    return graph
+
+
+def store_cached(root: Path, key: str, graph: BuildGraph, tracker: InputTracker) -> None:
+    if ensure_cache_dir(root) is None:
+        return
+    path = cache_path(root, key)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump((CACHE_FORMAT, tracker.stamps, graph), fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def cached_graph(
+    root: Path, key: str, build: Callable[[InputTracker], BuildGraph], use_cache: bool = True
+) -> BuildGraph:
+    """Return the cached graph for ``key`` if still valid, else build and store it."""
+    if use_cache:
+        ensure_cache_dir(root)  # before loading, so creating it cannot invalidate the stamps
+        hit = load_cached(root, key)
+        if hit is not None:
+            return hit
+    tracker = InputTracker(root)
+    graph = build(tracker)
+    if use_cache:
+        store_cached(root, key, graph, tracker)
+    return graph

@@ -1,0 +1,60 @@
+"""Turning answers into text for people and JSON for programs.
+
+Rich tables when stdout is a terminal, plain lines when it is piped (so ``| xargs``
+and ``| grep`` work); rich is imported only in the terminal case.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, is_dataclass
+from typing import Any, Sequence
+
+SCHEMA_VERSION = 1
+
+
+def to_json(payload: dict[str, Any]) -> str:
+    """Stable JSON: ``schema_version`` first, keys in a fixed order, no NaN."""
+    body = {"schema_version": SCHEMA_VERSION, **payload}
+    return json.dumps(body, indent=2, sort_keys=False, allow_nan=False, default=_default)
+
+
+def _default(obj: Any) -> Any:
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return asdict(obj)
+    if isinstance(obj, (set, frozenset, tuple)):
+        return sorted(obj) if isinstance(obj, (set, frozenset)) else list(obj)
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """Print a table: rich on a terminal, tab-separated lines otherwise."""
+    if is_terminal():
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title=title, title_justify="left")
+        for c in columns:
+            t.add_column(c)
+        for r in rows:
+            t.add_row(*[str(x) for x in r])
+        Console().print(t)
+    else:
+        for r in rows:
+            print("\t".join(str(x) for x in r))
+
+
+def lines(items: Sequence[str]) -> None:
+    for item in items:
+        print(item)
+
+
+def warn(message: str) -> None:
+    """Warnings go to stderr and never change stdout's format."""
+    for line in message.splitlines() or [""]:
+        print(f"ctxsel: warning: {line}", file=sys.stderr)

@@ -1,0 +1,56 @@
+"""Finding and running the real build tools for differential tests.
+
+The tools come from ``../shared/oracles/install.sh`` (``.ci/run`` runs it). When a
+tool is missing the test is skipped with a reason that says how to install it, so a
+skip is visible in pytest's summary (``-ra``) rather than silently green.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+PREFIX = Path(os.environ.get("ORACLE_PREFIX", Path.home() / ".cache" / "ctxsel-oracles"))
+INSTALL_HINT = "run: bash ../shared/oracles/install.sh"
+
+
+def oracle_env() -> dict[str, str]:
+    """The environment of ``$ORACLE_PREFIX/oracle-env.sh`` applied to this process's."""
+    env = dict(os.environ)
+    script = PREFIX / "oracle-env.sh"
+    if script.is_file():
+        for line in script.read_text().splitlines():
+            line = line.strip()
+            if not line.startswith("export "):
+                continue
+            for name, value in re.findall(r'(\w+)=("[^"]*"|\S+)', line[len("export "):]):
+                value = value.strip('"').replace("$PATH", env.get("PATH", "")).replace("\\$PATH", env.get("PATH", ""))
+                env[name] = value
+    return env
+
+
+def which(tool: str) -> str | None:
+    return shutil.which(tool, path=oracle_env().get("PATH"))
+
+
+def require(tool: str) -> str:
+    """Path of ``tool`` from the oracle install, or skip the test saying why."""
+    found = which(tool)
+    if not found:
+        pytest.skip(f"{tool} not installed ({INSTALL_HINT})")
+    return found
+
+
+def run(argv: list[str], cwd: Path, timeout: float = 300, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = oracle_env()
+    if env:
+        full_env.update(env)
+    proc = subprocess.run(argv, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{argv} exited {proc.returncode}\nstdout:{proc.stdout[-2000:]}\nstderr:{proc.stderr[-2000:]}")
+    return proc
