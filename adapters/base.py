@@ -30,6 +30,8 @@ class AdapterOptions:
     source: str = "auto"  # auto | tool | static
     query_file: str | None = None  # a saved tool output to read instead of running the tool
     extra: dict[str, str] = field(default_factory=dict)
+    #: False with --no-cache: adapters must not reuse their own caches either (not part of cache_token)
+    use_cache: bool = True
 
     def cache_token(self) -> str:
         parts = [self.source]
@@ -180,4 +182,30 @@ class Adapter(ABC):
 
     def global_files(self) -> tuple[str, ...]:
         """Repo-relative paths (fnmatch patterns) whose change affects every node."""
+        return ()
+
+    # ------------------------------------------------------------ changes (--since/--base/--staged)
+    #: whether a moved file also changes the package it moved *from*. Nx and Turborepo
+    #: count both; pnpm's ``[ref]`` filter only the destination (its ``git diff`` shows
+    #: the new name alone), so the pnpm adapter sets this to False.
+    rename_counts_old_path: ClassVar[bool] = True
+
+    def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
+        """Nodes a *change* to ``path`` affects directly (the roots of its blast radius).
+
+        Differs from ``nodes_for_file`` (what a user means by typing a path) for
+        manifests: a changed BUILD file changes its package's rules, a changed
+        ``.bzl`` every package that loads it, a root file only what the tool says.
+        Adapters override it for those; the default is ``nodes_for_file``. ``graph``
+        may be an older revision's graph (for deleted files).
+        """
+        return self.nodes_for_file(graph, path)
+
+    def manifest_patterns(self) -> tuple[str, ...]:
+        """fnmatch patterns (file name or repo path) of every file ``load_static`` reads.
+
+        Lets an old revision be parsed from its manifests alone, with empty
+        placeholders for the other files. ``()`` means "unknown": every file is
+        written with its content, which is correct but slower.
+        """
         return ()

@@ -9,6 +9,7 @@ or removing files is caught as well as editing them.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import tempfile
@@ -84,11 +85,19 @@ def ensure_cache_dir(root: Path) -> Path | None:
 
 def load_cached(root: Path, key: str) -> BuildGraph | None:
     path = cache_path(root, key)
+    # Unpickling creates ~one object per node, edge and src; the cyclic GC would scan
+    # them over and over while they are created (half the load time of a 20,000-target
+    # graph, measured). Nothing here makes cycles worth collecting mid-load.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     try:
         with open(path, "rb") as fh:
             fmt, stamps, graph = pickle.load(fh)
     except Exception:  # missing, truncated, or from another version: rebuild
         return None
+    finally:
+        if gc_was_enabled:
+            gc.enable()
     if fmt != CACHE_FORMAT:
         return None
     for p, stamp in stamps.items():

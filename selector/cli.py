@@ -62,6 +62,11 @@ def _global(
 def _register() -> None:
     # One import per command module; each adds its commands to ``app``.
     from .commands import graph_queries  # noqa: F401  blast-radius, tests
+    from .commands import owners  # noqa: F401  owners (CODEOWNERS)
+    from .commands import precommit  # noqa: F401  pre-commit
+    from .commands import graph_export  # noqa: F401  graph (dot, mermaid, html)
+    from .commands import mcp  # noqa: F401  mcp (the SDK is imported only when it runs)
+    from .commands import select  # noqa: F401  select, index (context selection)
 
 
 _register()

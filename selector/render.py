@@ -14,10 +14,27 @@ from typing import Any, Sequence
 SCHEMA_VERSION = 1
 
 
+def json_document(payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload as every JSON consumer sees it: ``schema_version`` first (the MCP server returns this)."""
+    return {"schema_version": SCHEMA_VERSION, **payload}
+
+
+def json_schema(name: str) -> dict[str, Any]:
+    """The shipped JSON Schema of one ``--format json`` output ("blast-radius", "tests", ...)."""
+    from importlib.resources import files
+
+    resource = files("ctxsel").joinpath("schemas", f"{name}.json")
+    if not resource.is_file():
+        from .errors import UserError
+
+        known = sorted(p.name[:-5] for p in files("ctxsel").joinpath("schemas").iterdir() if p.name.endswith(".json"))
+        raise UserError(f"no JSON schema named {name!r} (known: {', '.join(known)})")
+    return json.loads(resource.read_text(encoding="utf-8"))
+
+
 def to_json(payload: dict[str, Any]) -> str:
     """Stable JSON: ``schema_version`` first, keys in a fixed order, no NaN."""
-    body = {"schema_version": SCHEMA_VERSION, **payload}
-    return json.dumps(body, indent=2, sort_keys=False, allow_nan=False, default=_default)
+    return json.dumps(json_document(payload), indent=2, sort_keys=False, allow_nan=False, default=_default)
 
 
 def _default(obj: Any) -> Any:

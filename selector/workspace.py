@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ctxsel.adapters import Adapter, AdapterOptions, adapter_class, find_workspace
 
 from .cache import cached_graph
 from .errors import UserError
 from .graph import BuildGraph
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .affected import ChangeSet
+    from .codeowners import CodeOwners, OwnersReport
+    from .select import Selection
 
 
 @dataclass
@@ -29,10 +34,20 @@ class BlastRadius:
     roots: list[str]
     affected: list[Affected]
     warnings: list[str] = field(default_factory=list)
+    dropped_by_owner: int | None = None  # set when ``owners=`` filtered the answer
 
     @property
     def ids(self) -> list[str]:
         return [a.id for a in self.affected]
+
+    def as_json(self) -> dict:
+        """The ``--format json`` body (schema ``blast-radius.json``); CLI, MCP and API share it."""
+        return {
+            "adapter": self.adapter,
+            "roots": self.roots,
+            "affected": [{"id": a.id, "kind": a.kind, "distance": a.distance, "path": a.path} for a in self.affected],
+            **({"dropped_by_owner": self.dropped_by_owner} if self.dropped_by_owner is not None else {}),
+        }
 
 
 @dataclass
@@ -42,6 +57,7 @@ class TestSelection:
     tests: list[str]
     argv: list[str]
     warnings: list[str] = field(default_factory=list)
+    dropped_by_owner: int | None = None  # set when ``owners=`` filtered the answer
 
     @property
     def command(self) -> str:
@@ -49,9 +65,18 @@ class TestSelection:
 
         return shlex.join(self.argv) if self.argv else ""
 
+    def as_json(self) -> dict:
+        """The ``--format json`` body (schema ``tests.json``); CLI, MCP and API share it."""
+        body = {"adapter": self.adapter, "roots": self.roots, "tests": self.tests, "command": self.command}
+        if self.dropped_by_owner is not None:
+            body["dropped_by_owner"] = self.dropped_by_owner
+        return body
+
 
 class Workspace:
     """A repository, its adapter and its (cached) build graph."""
+
+    use_cache: bool = True  # also for the graphs of past revisions (``changes``)
 
     def __init__(self, root: Path, adapter: Adapter, graph: BuildGraph) -> None:
         self.root = root
@@ -74,10 +99,11 @@ class Workspace:
         if not start.exists():
             raise UserError(f"no such directory: {start}")
         root, name = find_workspace(start, adapter)
-        options = AdapterOptions(source=source, query_file=query_file, extra=dict(extra or {}))
+        options = AdapterOptions(source=source, query_file=query_file, extra=dict(extra or {}), use_cache=use_cache)
         impl = adapter_class(name)(root, options)
         graph = cached_graph(root, impl.cache_key(), impl.load, use_cache=use_cache)
         ws = cls(root, impl, graph)
+        ws.use_cache = use_cache
         ws.warnings.extend(impl.warnings)
         return ws
 
@@ -85,15 +111,75 @@ class Workspace:
     def resolve(self, inputs: Iterable[str]) -> list[str]:
         """Node ids for labels, package names or file paths (sorted, unique)."""
         roots: set[str] = set()
+        before = len(self.adapter.warnings)
         for spec in inputs:
             roots.update(self.adapter.resolve(self.graph, spec))
+        self.warnings.extend(self.adapter.warnings[before:])  # e.g. "no rule lists this file"
         if not roots:
             raise UserError("nothing to start from: give at least one target, package or file")
         return sorted(roots)
 
+    def changes(
+        self,
+        since: str | None = None,
+        base: str | None = None,
+        head: str | None = None,
+        staged: bool = False,
+        files: Sequence[str] | None = None,
+        untracked: bool = True,
+    ) -> "ChangeSet":
+        """The nodes a git change touches (the roots of its blast radius), and why.
+
+        Exactly one selector: ``since`` (merge-base vs working tree), ``base``/``head``
+        (merge-base(base, head)..head), ``staged`` (index vs HEAD) or ``files``.
+        """
+        from .affected import change_set
+        from .changes import changed_files
+        from .revision import revision_graph
+
+        found = changed_files(self.root, since=since, base=base, head=head, staged=staged, files=files, untracked=untracked)
+        result = change_set(
+            self.adapter, self.graph, found, old_graph=lambda rev, paths: revision_graph(self.adapter, rev, paths, self.use_cache)
+        )
+        return result
+
+    def roots(
+        self,
+        targets: Sequence[str] = (),
+        since: str | None = None,
+        base: str | None = None,
+        head: str | None = None,
+        staged: bool = False,
+        files: Sequence[str] = (),
+    ) -> tuple[list[str], "ChangeSet | None"]:
+        """The roots of a blast radius: resolved targets plus the nodes a git change touches.
+
+        Pass the roots on as ``blast_radius(roots=...)``/``tests(roots=...)``; the ChangeSet
+        (None without a change selector) says which files put each root there.
+        """
+        targets = list(targets)
+        changed = bool(since or base or head or staged or files)
+        if not targets and not changed:
+            raise UserError(
+                "nothing to start from: give targets/packages/files, or a change selector",
+                hint="e.g. --since main, --base origin/main --head HEAD, --staged, --files path/to/file",
+            )
+        found: set[str] = set(self.resolve(targets)) if targets else set()
+        change = None
+        if changed:
+            change = self.changes(since=since, base=base, head=head, staged=staged, files=list(files) or None)
+            found.update(change.nodes)
+        return sorted(found), change
+
     # ------------------------------------------------------------ answers
-    def blast_radius(self, inputs: Sequence[str] = (), depth: int | None = None, roots: Sequence[str] | None = None) -> BlastRadius:
-        """Everything that transitively depends on the inputs, nearest first, with the path why."""
+    def blast_radius(
+        self, inputs: Sequence[str] = (), depth: int | None = None, roots: Sequence[str] | None = None,
+        owners: Sequence[str] = (),
+    ) -> BlastRadius:
+        """Everything that transitively depends on the inputs, nearest first, with the path why.
+
+        ``owners``: keep only nodes a CODEOWNERS owner among them owns (``codeowners.owned_nodes``).
+        """
         root_ids = sorted(roots) if roots is not None else self.resolve(inputs)
         dist = self.adapter.blast_radius(self.graph, root_ids, depth)
         paths = self.graph.paths_to(root_ids, depth)
@@ -103,11 +189,100 @@ class Workspace:
             if self.adapter.reportable(self.graph, n)
         ]
         affected.sort(key=lambda a: (a.distance, a.id))
-        return BlastRadius(self.adapter.name, root_ids, affected, list(self.warnings))
+        result = BlastRadius(self.adapter.name, root_ids, affected, list(self.warnings))
+        if owners:
+            kept, dropped, notes = self._owned([a.id for a in affected], owners)
+            keep = set(kept)
+            result.affected = [a for a in affected if a.id in keep]
+            result.dropped_by_owner = len(dropped)
+            result.warnings.extend(notes)
+        return result
 
-    def tests(self, inputs: Sequence[str] = (), depth: int | None = None, roots: Sequence[str] | None = None) -> TestSelection:
-        """The test nodes in the blast radius and the tool's own command to run them."""
+    def tests(
+        self, inputs: Sequence[str] = (), depth: int | None = None, roots: Sequence[str] | None = None,
+        owners: Sequence[str] = (),
+    ) -> TestSelection:
+        """The test nodes in the blast radius and the tool's own command to run them.
+
+        ``owners`` filters the selected tests (not the radius they come from): a team's
+        tests that a change elsewhere can break are still that team's to run.
+        """
         radius = self.blast_radius(inputs, depth, roots)
         tests = self.adapter.test_nodes(self.graph, radius.ids)
+        dropped: list[str] | None = None
+        if owners:
+            tests, dropped, notes = self._owned(tests, owners)
+            radius.warnings.extend(notes)
         argv = self.adapter.test_command(tests) if tests else []
-        return TestSelection(self.adapter.name, radius.roots, tests, argv, radius.warnings)
+        selection = TestSelection(self.adapter.name, radius.roots, tests, argv, radius.warnings)
+        if dropped is not None:
+            selection.dropped_by_owner = len(dropped)
+        return selection
+
+    # ------------------------------------------------------------ CODEOWNERS
+    def codeowners(self, path: str | Path | None = None, syntax: str | None = None) -> "CodeOwners":
+        """The repository's CODEOWNERS, parsed once; ``path``/``syntax`` as ``--codeowners``/``--codeowners-syntax``.
+
+        Called without arguments it returns the file loaded last (or finds the default one),
+        so a caller can choose the file once and then ask ``blast_radius(owners=...)``.
+        """
+        from .codeowners import load_for
+
+        cached = getattr(self, "_codeowners", None)
+        if cached is not None and (path is None and syntax is None or cached[0] == (path, syntax or "auto")):
+            return cached[1]
+        rules = load_for(self.root, path, syntax or "auto")
+        self._codeowners = ((path, syntax or "auto"), rules)
+        return rules
+
+    def owners_of(self, paths: Sequence[str]) -> "OwnersReport":
+        """CODEOWNERS owners of workspace-relative paths (keys relative to the CODEOWNERS root)."""
+        from .codeowners import owners_report, workspace_prefix
+
+        rules = self.codeowners()
+        prefix = workspace_prefix(self.root, rules)
+        return owners_report(rules, [prefix + p.lstrip("/") for p in paths])
+
+    owners = owners_of  # the MCP server's name for it
+
+    # ------------------------------------------------------------ context selection
+    def select(
+        self,
+        query: str = "",
+        targets: Sequence[str] = (),
+        seeds: Sequence[str] = (),
+        since: str | None = None,
+        base: str | None = None,
+        head: str | None = None,
+        staged: bool = False,
+        files: Sequence[str] = (),
+        owners: Sequence[str] = (),
+        budget: int = 8000,
+        scope: str | None = None,
+        dense: bool | None = None,
+    ) -> "Selection":
+        """The code that matters for a change, packed into ``budget`` tokens (``ctxsel select``).
+
+        ``.markdown()`` is the packed context, ``.as_json()`` the chunk list with reasons.
+        """
+        from .select import SelectRequest, select
+
+        request = SelectRequest(
+            query=query, targets=list(targets), seeds=list(seeds), since=since, base=base, head=head, staged=staged,
+            files=list(files), owners=list(owners), budget=budget, scope=scope, dense=dense,
+        )
+        options = self.adapter.options
+        reopen = {"adapter": self.adapter.name, "source": options.source, "query_file": options.query_file,
+                  "use_cache": self.use_cache, "extra": dict(options.extra)}
+        return select(self.root, request, reopen)
+
+    def _owned(self, ids: Sequence[str], owners: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
+        """(kept, dropped, warnings) for ``owners`` filtering with the current CODEOWNERS."""
+        from .codeowners import owned_nodes, unknown_owners, workspace_prefix
+
+        rules = self.codeowners()
+        kept, dropped = owned_nodes(self.graph, ids, owners, rules, workspace_prefix(self.root, rules))
+        notes = list(rules.warnings)
+        for o in unknown_owners(rules, owners):
+            notes.append(f"{rules.source} names no owner {o!r}; nothing can be owned by it")
+        return kept, dropped, notes

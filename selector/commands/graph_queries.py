@@ -9,6 +9,8 @@ import typer
 from ..cli import GlobalOptions, app
 from ..errors import UserError
 from ..render import lines, table, to_json, warn
+from . import changes as chg
+from . import owners as own
 
 BLAST_FORMATS = ("text", "json", "labels")
 TEST_FORMATS = ("text", "json", "command")
@@ -25,30 +27,74 @@ def _emit_warnings(opts: GlobalOptions, warnings: list[str]) -> None:
             warn(w)
 
 
+# The question and the JSON answer, shared with the MCP server (``ctxsel.mcp_server``)
+# so ``--format json`` and the MCP tools cannot drift apart.
+def graph_question(ask, ws, targets, selectors: "chg.ChangeSelectors", depth, owner, codeowners=None, syntax="auto"):
+    """(answer, ChangeSet or None, owners) for targets and/or a git change.
+
+    ``ask`` is ``ws.blast_radius`` or ``ws.tests``: both take the same roots and owners.
+    """
+    roots, changes = chg.select_roots(ws, targets, selectors)
+    owners = own.owner_scope(ws, owner, codeowners, syntax)
+    return ask(depth=depth, roots=roots, owners=owners), changes, owners
+
+
+def radius_json(result, changes, explain: bool) -> dict:
+    """The ``blast-radius --format json`` body (``schemas/blast-radius.json``)."""
+    body = result.as_json()
+    if explain:
+        for row, a in zip(body["affected"], result.affected):
+            row["because"] = chg.because(changes, a.path)
+    if changes is not None:
+        body["changes"] = changes.as_json()
+    return body
+
+
+def tests_json(sel, changes, why: list | None) -> dict:
+    """The ``tests --format json`` body (``schemas/tests.json``); ``why``: the --explain rows."""
+    body = sel.as_json()
+    if why is not None:
+        body["explain"] = why
+    if changes is not None:
+        body["changes"] = changes.as_json()
+    return body
+
+
 @app.command("blast-radius")
 def blast_radius(
     ctx: typer.Context,
-    targets: List[str] = typer.Argument(..., help="Labels (//pkg:lib, //pkg, //pkg/...), package/project names, or file paths."),
+    targets: Optional[List[str]] = typer.Argument(None, help="Labels (//pkg:lib, //pkg, //pkg/...), package/project names, or file paths."),
     depth: Optional[int] = typer.Option(None, "--depth", min=0, help="Only dependents within N edges (0 = the inputs themselves)."),
     fmt: str = typer.Option("text", "--format", help="text, json or labels."),
+    since: Optional[str] = chg.SINCE,
+    base: Optional[str] = chg.BASE,
+    head: Optional[str] = chg.HEAD,
+    staged: bool = chg.STAGED,
+    files: Optional[List[str]] = chg.FILES,
+    explain: bool = chg.EXPLAIN,
+    owner: Optional[List[str]] = own.OWNER,
+    codeowners: Optional[str] = own.CODEOWNERS,
+    codeowners_syntax: str = own.CODEOWNERS_SYNTAX,
 ) -> None:
-    """Every target/package that transitively depends on the inputs, with the path why."""
+    """Every target/package that transitively depends on the inputs (or on a git change), with the path why."""
     _check_format(fmt, BLAST_FORMATS)
     opts: GlobalOptions = ctx.obj
     ws = opts.open()
-    result = ws.blast_radius(targets, depth=depth)
+    selectors = chg.ChangeSelectors(since, base, head, staged, files or [])
+    result, changes, owners = graph_question(ws.blast_radius, ws, targets, selectors, depth, owner, codeowners, codeowners_syntax)
     _emit_warnings(opts, result.warnings)
+    own.note_dropped(opts, result.dropped_by_owner, owners, ws.adapter.node_noun)
+    chg.report_changes(changes, ws.adapter.node_noun, opts.quiet)
     if fmt == "json":
-        print(to_json({
-            "adapter": result.adapter,
-            "roots": result.roots,
-            "affected": [{"id": a.id, "kind": a.kind, "distance": a.distance, "path": a.path} for a in result.affected],
-        }))
+        print(to_json(radius_json(result, changes, explain)))
     elif fmt == "labels":
         lines(result.ids)
+    elif explain:
+        lines([chg.explain_line({"path": a.path, "because": chg.because(changes, a.path)}) for a in result.affected])
     else:
+        what = changes.description if changes is not None and not targets else ", ".join(result.roots[:5]) + (" ..." if len(result.roots) > 5 else "")
         table(
-            f"blast radius of {', '.join(result.roots)} ({len(result.affected)} {ws.adapter.node_noun}s)",
+            f"blast radius of {what} ({len(result.affected)} {ws.adapter.node_noun}s)",
             ["id", "kind", "distance", "via"],
             [(a.id, a.kind, a.distance, " -> ".join(a.path[1:-1]) or "-") for a in result.affected],
         )
@@ -57,25 +103,38 @@ def blast_radius(
 @app.command("tests")
 def tests(
     ctx: typer.Context,
-    targets: List[str] = typer.Argument(..., help="Labels, package/project names, or file paths."),
+    targets: Optional[List[str]] = typer.Argument(None, help="Labels, package/project names, or file paths."),
     depth: Optional[int] = typer.Option(None, "--depth", min=0, help="Only tests within N edges of the inputs."),
     fmt: str = typer.Option("text", "--format", help="text, json or command."),
+    since: Optional[str] = chg.SINCE,
+    base: Optional[str] = chg.BASE,
+    head: Optional[str] = chg.HEAD,
+    staged: bool = chg.STAGED,
+    files: Optional[List[str]] = chg.FILES,
+    explain: bool = chg.EXPLAIN,
+    owner: Optional[List[str]] = own.OWNER,
+    codeowners: Optional[str] = own.CODEOWNERS,
+    codeowners_syntax: str = own.CODEOWNERS_SYNTAX,
 ) -> None:
-    """The test targets a change to the inputs could break, and the tool's command to run them."""
+    """The test targets a change to the inputs (or a git change) could break, and the tool's command to run them."""
     _check_format(fmt, TEST_FORMATS)
     opts: GlobalOptions = ctx.obj
     ws = opts.open()
-    sel = ws.tests(targets, depth=depth)
+    selectors = chg.ChangeSelectors(since, base, head, staged, files or [])
+    sel, changes, owners = graph_question(ws.tests, ws, targets, selectors, depth, owner, codeowners, codeowners_syntax)
     _emit_warnings(opts, sel.warnings)
+    own.note_dropped(opts, sel.dropped_by_owner, owners, "test")
+    chg.report_changes(changes, ws.adapter.node_noun, opts.quiet)
+    why = chg.explain_rows(sel.tests, ws.graph.paths_to(sel.roots, depth), changes) if explain else []
     if fmt == "json":
-        print(to_json({"adapter": sel.adapter, "roots": sel.roots, "tests": sel.tests, "command": sel.command}))
+        print(to_json(tests_json(sel, changes, why if explain else None)))
     elif fmt == "command":
         if sel.command:
             print(sel.command)
     else:
         if not sel.tests:
-            print("no tests depend on the inputs")
+            print("no tests depend on the change" if changes is not None and not targets else "no tests depend on the inputs")
             return
-        lines(sel.tests)
+        lines([chg.explain_line(r) for r in why] if explain else sel.tests)
         print()
         print(sel.command)

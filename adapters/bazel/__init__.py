@@ -1,0 +1,271 @@
+"""The Bazel adapter: labels in, rule targets out, ``bazel test`` as the command.
+
+Sources (``--source``): ``tool`` runs one ``bazel query '//...:*'`` (or reads
+``--query-file``); ``static`` evaluates the BUILD files itself; ``auto`` uses the
+tool when ``bazel``/``bazelisk`` is on PATH and falls back to static parsing when
+the tool fails. ``CTXSEL_BAZEL=/path/to/bazel`` picks the executable explicitly
+(tests point it at a wrapper with offline flags); ``CTXSEL_BAZEL_TIMEOUT`` bounds
+the query (seconds, default 600).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import ClassVar, Iterable
+
+from ctxsel.adapters.base import Adapter
+from ctxsel.cache import InputTracker, ensure_cache_dir
+from ctxsel.errors import Location, ToolError, UnknownTargetError, UserError
+from ctxsel.graph import BuildGraph
+
+from .labels import LabelError, parse_label
+
+GLOBAL_FILES = ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", ".bazelrc", ".bazelversion")
+# Past this, `bazel test a b c ...` risks the OS argv limit; Bazel reads patterns from a file.
+MAX_INLINE_TARGETS = 500
+MAX_INLINE_CHARS = 32_000
+
+
+class BazelAdapter(Adapter):
+    name = "bazel"
+    tools = ("bazel", "bazelisk")
+    node_noun = "target"
+
+    @classmethod
+    def detect(cls, root: Path) -> bool:
+        return any((root / f).is_file() for f in ("MODULE.bazel", "WORKSPACE", "WORKSPACE.bazel"))
+
+    def find_tool(self) -> str | None:
+        explicit = os.environ.get("CTXSEL_BAZEL")
+        if explicit:
+            return explicit if os.path.isfile(explicit) and os.access(explicit, os.X_OK) else None
+        return super().find_tool()
+
+    # ------------------------------------------------------------ loading
+    def load(self, tracker: InputTracker) -> BuildGraph:
+        if self.options.source == "auto" and not self.options.query_file and self.find_tool():
+            try:
+                graph = super().load(tracker)
+            except ToolError as exc:
+                graph = self.load_static(tracker)
+                graph.adapter, graph.root = self.name, str(self.root)
+                # on the graph, so a cached copy still says where it came from
+                graph.warnings.insert(0, f"{exc.message}; fell back to parsing the BUILD files (--source static)")
+        else:
+            graph = super().load(tracker)
+        cycle = graph.find_cycle()
+        if cycle:
+            graph.warnings.append("dependency cycle: " + " -> ".join(cycle) + " (answers stop at the cycle's members)")
+        return graph
+
+    def load_static(self, tracker: InputTracker) -> BuildGraph:
+        from .static import load_static
+
+        return load_static(self.root, tracker)
+
+    def load_tool(self, tracker: InputTracker) -> BuildGraph:
+        from .query import load_query_output, run_query, timeout_from_env
+        from .static import find_build_files, workspace_name
+
+        main = workspace_name(self.root, tracker)
+        if self.options.query_file:
+            path = Path(self.options.query_file)
+            try:
+                text = tracker.read_text(path)
+            except OSError as exc:
+                raise UserError(f"cannot read --query-file: {exc.strerror}", Location(str(path))) from None
+            return load_query_output(text, str(path), str(self.root), main)
+        tool = self.find_tool()
+        assert tool is not None  # Adapter.load checked
+        find_build_files(self.root, tracker)  # stamps BUILD/.bzl files so an edit drops the cache
+        text, fmt = run_query(tool, self.root, timeout_from_env(), self.warnings)
+        graph = load_query_output(text, f"bazel query --output={fmt}", str(self.root), main, fmt)
+        graph.warnings.extend(self.warnings)
+        self.warnings.clear()
+        return graph
+
+    # ------------------------------------------------------------ inputs
+    def resolve(self, graph: BuildGraph, spec: str) -> list[str]:
+        """Labels (``//pkg:name``, ``//pkg``, ``//pkg/...``, ``//pkg:all``, ``:name``),
+        output-file labels (their generating rule), and file or directory paths."""
+        if spec in graph and self.reportable(graph, spec):
+            return [spec]
+        if spec.startswith(("//", "@", ":")):
+            return self._resolve_label(graph, spec)
+        rel = self.relative_path(spec)
+        if rel is None and not os.path.isabs(spec):
+            rel = spec.strip("/")  # a path that no longer exists (a deleted file) still has owners
+        if rel is not None:
+            ids = self.nodes_for_file(graph, rel)
+            if ids:
+                return ids
+        raise UnknownTargetError(spec, self.reportable_ids(graph), what=self.node_noun)
+
+    def _resolve_label(self, graph: BuildGraph, spec: str) -> list[str]:
+        text = spec
+        if text.startswith(":"):
+            text = f"//{self._cwd_package(graph)}{text}"
+        if text.endswith("/...") or text == "//..." or text.endswith(("/...:all", "/...:*", "/...:all-targets")):
+            prefix = text[2:].split("...", 1)[0].rstrip("/")
+            ids = [n.id for n in graph.nodes() if not n.external and (not prefix or n.package == prefix or n.package.startswith(prefix + "/"))]
+            if ids:
+                return sorted(ids)
+            raise UnknownTargetError(spec, self.reportable_ids(graph), what="package")
+        package, _, name = text[2:].rpartition(":") if text.startswith("//") else ("", "", "")
+        if name in ("all", "*", "all-targets") and text not in graph:
+            ids = graph.nodes_in_package(package)
+            if ids:
+                return ids
+        try:
+            main = self._main_repo_name(graph)
+            label = parse_label(text, "", main)
+        except LabelError:
+            raise UnknownTargetError(spec, self.reportable_ids(graph), what=self.node_noun) from None
+        canonical = str(label)
+        if canonical in graph and self.reportable(graph, canonical):
+            return [canonical]
+        if not label.external:
+            producer = self._output_index(graph).get(canonical)
+            if producer:
+                return [producer]
+            owners = graph.owners_of_file(label.path)
+            if not owners and (self.root / label.path).is_file():
+                owners = self.nodes_for_file(graph, label.path)  # a BUILD/.bzl file, or an unlisted source
+            if owners:
+                return owners
+        raise UnknownTargetError(spec, self.reportable_ids(graph), what=self.node_noun)
+
+    def nodes_for_file(self, graph: BuildGraph, path: str) -> list[str]:
+        """Rules listing the file; for a BUILD file its package's rules, for a .bzl the rules
+        of every package loading it (``rbuildfiles`` then ``//pkg:all``)."""
+        owners = graph.owners_of_file(path)
+        if owners:
+            return owners
+        name = path.rsplit("/", 1)[-1]
+        if name in ("BUILD", "BUILD.bazel"):
+            return graph.nodes_in_package(path.rsplit("/", 1)[0] if "/" in path else "")
+        if name.endswith(".bzl"):
+            ids = sorted(n for pkg in self.packages_loading(graph, path) for n in graph.nodes_in_package(pkg))
+            if not ids:
+                self.warnings.append(f"{path}: no BUILD file loads this .bzl file")
+            return ids
+        package = self.package_of(graph, path)
+        if package is not None:
+            producer = self._output_index(graph).get(f"//{package}:{path[len(package):].lstrip('/')}")
+            if producer:
+                return [producer]
+            ids = graph.nodes_in_package(package)
+            if ids and path != package and not (self.root / path).is_dir():
+                self.warnings.append(
+                    f"{path}: no rule lists this file; using every rule of package //{package} "
+                    "(bazel query would answer nothing for it)"
+                )
+            return ids
+        return []
+
+    def _cwd_package(self, graph: BuildGraph) -> str:
+        try:
+            rel = Path.cwd().resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return ""
+        rel = "" if rel == "." else rel
+        return self.package_of(graph, rel) or ""
+
+    def _output_index(self, graph: BuildGraph) -> dict[str, str]:
+        """Output-file label -> generating rule (a dependency on gen.h is on its genrule)."""
+        index: dict[str, str] = {}
+        for node in graph.nodes():
+            for out in node.meta.get("outs", ()):
+                index.setdefault(f"//{node.package}:{out}", node.id)
+        return index
+
+    def _main_repo_name(self, graph: BuildGraph) -> str:
+        from .static import workspace_name
+
+        return workspace_name(self.root, InputTracker(self.root))
+
+    # ------------------------------------------------------------ answers
+    def test_command(self, tests: list[str]) -> list[str]:
+        """``bazel test`` with the labels, or ``--target_pattern_file`` when the list is long."""
+        if len(tests) <= MAX_INLINE_TARGETS and sum(len(t) + 1 for t in tests) <= MAX_INLINE_CHARS:
+            return ["bazel", "test", "--", *tests]
+        base = ensure_cache_dir(self.root)
+        if base is None:
+            return ["bazel", "test", "--", *tests]
+        path = base / "bazel-test-targets.txt"
+        path.write_text("".join(t + "\n" for t in tests))
+        return ["bazel", "test", f"--target_pattern_file={path}"]
+
+    def test_nodes(self, graph: BuildGraph, ids: Iterable[str]) -> list[str]:
+        """``*_test`` rules, minus ``manual`` ones (``bazel test //...`` skips those too)."""
+        return sorted(i for i in ids if graph.node(i).is_test and "manual" not in graph.node(i).tags)
+
+    def global_files(self) -> tuple[str, ...]:
+        return GLOBAL_FILES
+
+    # ------------------------------------------------------------ BUILD/.bzl changes
+    def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
+        """Same as ``nodes_for_file``: it already maps BUILD and .bzl files to what they define."""
+        return self.nodes_for_file(graph, path)
+
+    def manifest_patterns(self) -> tuple[str, ...]:
+        return ("BUILD", "BUILD.bazel", "*.bzl", ".bazelignore", *GLOBAL_FILES)
+
+    def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
+        """The roots ``bazel query rdeps`` would use for a changed file.
+
+        A BUILD file changes every rule of its package, a ``.bzl`` every rule of every
+        package that loads it (``rbuildfiles``); a source file changes the rules that
+        list it (or the genrule that outputs it), and none when no rule does: rdeps of
+        an unreferenced file is empty, unlike ``nodes_for_file``'s package fallback.
+        """
+        name = path.rsplit("/", 1)[-1]
+        if name in ("BUILD", "BUILD.bazel"):
+            return graph.nodes_in_package(path.rpartition("/")[0])
+        if name.endswith(".bzl"):
+            return sorted({n for pkg in self.packages_loading(graph, path) for n in graph.nodes_in_package(pkg)})
+        owners = graph.owners_of_file(path)
+        if owners:
+            return owners
+        package = self.package_of(graph, path)
+        producer = self._output_index(graph).get(f"//{package}:{path[len(package):].lstrip('/')}") if package is not None else None
+        return [producer] if producer else []
+
+    def manifest_patterns(self) -> tuple[str, ...]:
+        """What the static loader reads: BUILD/.bzl/WORKSPACE/MODULE files (sources only as paths, for globs)."""
+        return ("BUILD", "*.bazel", "*.bzl", "WORKSPACE", ".bazelignore", ".bazelrc", ".bazelversion")
+
+    def packages_loading(self, graph: BuildGraph, path: str) -> set[str]:
+        """Packages whose BUILD file loads ``path`` (a .bzl, repo-relative or a label),
+        directly or through other .bzl files: ``rbuildfiles`` for the change-aware helper.
+
+        A static graph carries each package's transitive loads; a tool graph does not,
+        so the BUILD files' load() statements are read here instead.
+        """
+        rel = self._bzl_path(path)
+        found: set[str] = set()
+        have_meta = False
+        for node in graph.nodes():
+            loads = node.meta.get("loads")
+            if loads is not None:
+                have_meta = True
+                if rel in loads:
+                    found.add(node.package)
+        if have_meta:
+            return found
+        from .static import transitive_loads_by_package
+
+        return {pkg for pkg, loads in transitive_loads_by_package(self.root).items() if rel in loads}
+
+    def _bzl_path(self, path: str) -> str:
+        if path.startswith(("//", "@//")):
+            try:
+                return parse_label(path).path
+            except LabelError:
+                raise UserError(f"invalid label {path!r}") from None
+        rel = self.relative_path(path)
+        return rel if rel is not None else path.strip("/")
+
+
+__all__ = ["BazelAdapter", "GLOBAL_FILES"]

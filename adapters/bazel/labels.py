@@ -1,0 +1,93 @@
+"""Bazel labels: turning what BUILD files and users write into one canonical spelling.
+
+Every node id is a canonical label, ``//pkg:name`` for the main repository and
+``@repo//pkg:name`` for external ones, so that ``//core``, ``//core:core``, ``:core``
+(inside //core) and ``@//core:core`` all meet at the same node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class LabelError(ValueError):
+    """A string that is not a valid label."""
+
+
+@dataclass(frozen=True)
+class Label:
+    repo: str  # "" = the main repository
+    package: str  # "core/sub", "" for the root package
+    name: str
+
+    @property
+    def external(self) -> bool:
+        return bool(self.repo)
+
+    def __str__(self) -> str:
+        prefix = f"@{self.repo}" if self.repo else ""
+        return f"{prefix}//{self.package}:{self.name}"
+
+    @property
+    def path(self) -> str:
+        """Repo-relative path of the file this label would name in the main repository."""
+        return f"{self.package}/{self.name}" if self.package else self.name
+
+
+def parse_label(text: str, current_package: str = "", main_repo_name: str = "") -> Label:
+    """Parse ``text`` as written inside ``current_package`` (the package's BUILD file).
+
+    Accepts ``//pkg:name``, ``//pkg`` (= ``//pkg:pkg``), ``:name``, ``name``,
+    ``sub/file.txt`` (a file of the current package), ``@repo//pkg:name``,
+    ``@//pkg:name`` and ``@repo`` (= ``@repo//:repo``). ``@<main workspace name>//``
+    means the main repository, as Bazel's repository mapping does.
+    """
+    s = text.strip()
+    if not s:
+        raise LabelError("empty label")
+    repo = ""
+    if s.startswith("@"):
+        s = s.lstrip("@")  # Bazel 6+ canonical "@@repo" spells the same repository
+        if "//" in s:
+            repo, _, rest = s.partition("//")
+            s = "//" + rest
+        else:
+            repo, s = s, f"//:{s}"
+        if repo == main_repo_name:
+            repo = ""
+    if s.startswith("//"):
+        body = s[2:]
+        if ":" in body:
+            package, _, name = body.partition(":")
+        else:
+            package = body
+            name = body.rsplit("/", 1)[-1] if body else ""
+            if not name:
+                if repo:  # "@repo//" is the repo's root package target "@repo//:repo"
+                    name = repo
+                else:
+                    raise LabelError(f"label {text!r} names no target")
+    elif s.startswith(":"):
+        package, name = current_package, s[1:]
+    else:
+        package, name = current_package, s
+    package = package.strip("/")
+    if not name or name.startswith("/") or ":" in name:
+        raise LabelError(f"invalid label {text!r}")
+    return Label(repo, package, name)
+
+
+def canonical(text: str, current_package: str = "", main_repo_name: str = "") -> str:
+    return str(parse_label(text, current_package, main_repo_name))
+
+
+def split(label: str) -> tuple[str, str]:
+    """``//pkg:name`` -> ("pkg", "name") for a canonical main-repository label."""
+    body = label[2:] if label.startswith("//") else label
+    package, _, name = body.partition(":")
+    return package, name
+
+
+def looks_like_label(value: str) -> bool:
+    """Whether a string in an attribute Bazel does not type for us is a label reference."""
+    return value.startswith(("//", ":", "@"))

@@ -1,0 +1,245 @@
+"""Tool mode: one ``bazel query '//...:*'`` for the whole graph, and its two output formats.
+
+Why one query and not ``rdeps`` per question: a query costs a JVM start plus loading
+(seconds); the whole target graph once, cached, answers every later question in
+milliseconds. ``streamed_jsonproto`` (Bazel >= 6.4) is one JSON object per line and
+parses incrementally; older Bazels only have ``xml`` for the same information.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from ctxsel.errors import Location, ParseError, ToolError
+from ctxsel.graph import DATA, DEP, TESTS, BuildGraph, Node
+
+from .labels import LabelError, parse_label
+
+QUERY = "//...:*"
+DEFAULT_TIMEOUT = 600.0
+EXIT_PARTIAL = 3  # --keep_going: some packages failed, the rest is a valid answer
+
+_VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    """``bazel 7.1.0`` / ``Build label: 6.4.0`` -> (7, 1, 0); None when it says no version."""
+    m = _VERSION.search(text)
+    if not m:
+        return None
+    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+
+
+def tool_version(tool: str, cwd: Path, timeout: float = 60.0) -> tuple[int, int, int] | None:
+    """``bazel --version`` is answered by the client alone (no server, no JVM)."""
+    try:
+        proc = subprocess.run([tool, "--version"], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return parse_version(proc.stdout) if proc.returncode == 0 else None
+
+
+def query_argv(tool: str, version: tuple[int, int, int] | None) -> tuple[list[str], str]:
+    """The argv of the one graph query, and the output format it asks for.
+
+    A Bazel that does not report its version (Debian's ``bazel-4`` prints "no_version")
+    gets xml, which every Bazel since 0.x supports. ``--noblock_for_lock`` (a startup
+    option since Bazel 0.27) makes a busy server fail fast instead of waiting.
+    """
+    fmt = "streamed_jsonproto" if version is not None and version >= (6, 4, 0) else "xml"
+    startup = ["--noblock_for_lock"] if version is None or version >= (0, 27, 0) else []
+    argv = [tool, *startup, "query", QUERY, f"--output={fmt}", "--keep_going", "--noshow_progress"]
+    return argv, fmt
+
+
+def run_query(tool: str, root: Path, timeout: float, warnings: list[str]) -> tuple[str, str]:
+    """Run the graph query in ``root``; returns (output text, format)."""
+    version = tool_version(tool, root)
+    argv, fmt = query_argv(tool, version)
+    try:
+        proc = subprocess.run(argv, cwd=root, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise ToolError(f"`{' '.join(argv)}` did not finish within {timeout:.0f} s", hint="use --source static, or raise CTXSEL_BAZEL_TIMEOUT") from None
+    except OSError as exc:
+        raise ToolError(f"cannot run {tool}: {exc}") from None
+    if proc.returncode == EXIT_PARTIAL:
+        warnings.append(f"bazel query exited 3 (--keep_going): some packages failed to load; the graph is partial. {_last_error(proc.stderr)}".strip())
+    elif proc.returncode != 0:
+        raise ToolError(f"`{' '.join(argv)}` exited {proc.returncode}: {_last_error(proc.stderr)}", hint="use --source static to parse the BUILD files without Bazel")
+    return proc.stdout, fmt
+
+
+def _last_error(stderr: str) -> str:
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip().startswith(("ERROR", "FATAL"))]
+    return lines[-1] if lines else (stderr.strip().splitlines() or [""])[-1]
+
+
+def sniff_format(text: str) -> str:
+    start = text.lstrip()[:200]
+    if start.startswith("<"):
+        return "xml"
+    if start.startswith("{"):
+        return "streamed_jsonproto"
+    raise ValueError("neither xml nor streamed_jsonproto")
+
+
+# ---------------------------------------------------------------- a format-neutral target record
+class _Target:
+    __slots__ = ("kind", "cls", "name", "inputs", "outputs", "tags", "attr_of_input", "generating_rule")
+
+    def __init__(self, kind: str, name: str) -> None:
+        self.kind = kind  # rule | source | generated
+        self.cls = ""
+        self.name = name
+        self.inputs: list[str] = []
+        self.outputs: list[str] = []
+        self.tags: list[str] = []
+        self.attr_of_input: dict[str, str] = {}
+        self.generating_rule = ""
+
+
+def parse_xml(text: str, source: str) -> Iterator[_Target]:
+    import xml.etree.ElementTree as ET
+
+    # Bazel writes XML 1.1, which expat does not accept; the content is 1.0-compatible.
+    text = re.sub(r'^<\?xml version="1\.1"', '<?xml version="1.0"', text.lstrip(), count=1)
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        line = exc.position[0] if hasattr(exc, "position") else None
+        raise ParseError(f"not valid bazel query xml: {exc}", Location(source, line)) from None
+    for el in root:
+        name = el.get("name", "")
+        if el.tag == "rule":
+            t = _Target("rule", name)
+            t.cls = el.get("class", "")
+            for child in el:
+                if child.tag == "rule-input":
+                    t.inputs.append(child.get("name", ""))
+                elif child.tag == "rule-output":
+                    t.outputs.append(child.get("name", ""))
+                elif child.tag == "list":
+                    attr = child.get("name", "")
+                    if attr == "tags":
+                        t.tags = [s.get("value", "") for s in child if s.tag == "string"]
+                    else:
+                        for lab in child:
+                            if lab.tag == "label":
+                                t.attr_of_input.setdefault(lab.get("value", ""), attr)
+                elif child.tag == "label":
+                    t.attr_of_input.setdefault(child.get("value", ""), child.get("name", ""))
+            yield t
+        elif el.tag == "source-file":
+            yield _Target("source", name)
+        elif el.tag == "generated-file":
+            t = _Target("generated", name)
+            t.generating_rule = el.get("generating-rule", "")
+            yield t
+
+
+def parse_streamed_jsonproto(text: str, source: str) -> Iterator[_Target]:
+    """One ``build.proto`` Target per line, in proto3 JSON (lowerCamelCase fields)."""
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"not valid streamed_jsonproto: {exc.msg}", Location(source, lineno)) from None
+        kind = obj.get("type")
+        if kind == "RULE":
+            rule = obj.get("rule", {})
+            t = _Target("rule", rule.get("name", ""))
+            t.cls = rule.get("ruleClass", "")
+            t.inputs = list(rule.get("ruleInput", []))
+            t.outputs = list(rule.get("ruleOutput", []))
+            for attr in rule.get("attribute", []):
+                aname = attr.get("name", "")
+                if aname == "tags":
+                    t.tags = list(attr.get("stringListValue", []))
+                elif attr.get("type") in ("LABEL_LIST", "LABEL"):
+                    for v in attr.get("stringListValue", []) or ([attr["stringValue"]] if "stringValue" in attr else []):
+                        t.attr_of_input.setdefault(v, aname)
+            yield t
+        elif kind == "SOURCE_FILE":
+            yield _Target("source", obj.get("sourceFile", {}).get("name", ""))
+        elif kind == "GENERATED_FILE":
+            gen = obj.get("generatedFile", {})
+            t = _Target("generated", gen.get("name", ""))
+            t.generating_rule = gen.get("generatingRule", "")
+            yield t
+
+
+def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: str = "") -> BuildGraph:
+    """Rules become nodes; an input that is a rule or another rule's output becomes an edge;
+    a source-file input becomes one of the rule's ``srcs``; external labels become leaves."""
+    graph = BuildGraph("bazel", root)
+    rules: list[_Target] = []
+    generated: dict[str, str] = {}
+    for t in targets:
+        if t.kind == "rule":
+            rules.append(t)
+        elif t.kind == "generated":
+            generated[_canon(t.name, main_repo_name)] = _canon(t.generating_rule, main_repo_name)
+    rule_ids = {_canon(r.name, main_repo_name) for r in rules}
+    for r in rules:
+        rid = _canon(r.name, main_repo_name)
+        package = rid[2:].split(":", 1)[0] if rid.startswith("//") else ""
+        meta: dict[str, Any] = {}
+        if r.outputs:
+            meta["outs"] = tuple(_canon(o, main_repo_name).split(":", 1)[1] for o in r.outputs)
+        graph.add_node(Node(rid, r.cls, package=package, tags=tuple(sorted(set(r.tags))), is_test=r.cls.endswith("_test"), external=not rid.startswith("//"), meta=meta))
+    for r in rules:
+        rid = _canon(r.name, main_repo_name)
+        files: set[str] = set()
+        for raw in r.inputs:
+            dep = _canon(raw, main_repo_name)
+            attr = r.attr_of_input.get(raw, "")
+            kind = DATA if attr == "data" else TESTS if attr in ("tests", "$implicit_tests") else DEP
+            if dep in rule_ids:
+                graph.add_edge(rid, dep, kind)
+            elif dep in generated:
+                if generated[dep] in graph:
+                    graph.add_edge(rid, generated[dep], kind)
+            elif dep.startswith("//"):
+                body = dep[2:]
+                package, _, name = body.partition(":")
+                files.add(f"{package}/{name}" if package else name)
+            else:
+                if dep not in graph:
+                    graph.add_node(Node(dep, "external", external=True))
+                graph.add_edge(rid, dep, kind)
+        if files:
+            node = graph.node(rid)
+            graph.add_node(Node(node.id, node.kind, node.package, tuple(sorted(files)), node.tags, node.is_test, node.external, node.meta))
+    return graph
+
+
+def _canon(label: str, main_repo_name: str) -> str:
+    try:
+        return str(parse_label(label, "", main_repo_name))
+    except LabelError:
+        return label
+
+
+def load_query_output(text: str, source: str, root: str, main_repo_name: str = "", fmt: str | None = None) -> BuildGraph:
+    if fmt is None:
+        try:
+            fmt = sniff_format(text)
+        except ValueError:
+            raise ParseError("expected the output of bazel query --output=xml or --output=streamed_jsonproto", Location(source, 1)) from None
+    targets = parse_xml(text, source) if fmt == "xml" else parse_streamed_jsonproto(text, source)
+    return graph_from_targets(targets, root, main_repo_name)
+
+
+def timeout_from_env() -> float:
+    try:
+        return float(os.environ.get("CTXSEL_BAZEL_TIMEOUT", DEFAULT_TIMEOUT))
+    except ValueError:
+        return DEFAULT_TIMEOUT

@@ -1,0 +1,1155 @@
+"""A small, bounded Starlark evaluator for BUILD and .bzl files.
+
+Why Python's ``ast`` and not a Starlark grammar: BUILD and .bzl files are valid Python
+syntax, so ``ast.parse`` gives exact line numbers for syntax errors at no dependency
+cost. Why an evaluator and not a pattern match over calls: real BUILD files build
+their attribute values (``srcs = glob(...) + select(...)``, ``"%s_test" % name``) and
+call macros loaded from .bzl files; only evaluating them gives the labels Bazel sees.
+
+What it is not: a full Starlark interpreter. It runs the loading-phase subset
+(literals, operators, comprehensions, ``def``/``if``/``for``, string and list methods,
+``glob``, ``select``, ``native.*``, ``rule()``) with a step budget so a pathological
+file cannot hang a pre-commit hook. Whatever it cannot evaluate becomes ``UNKNOWN``
+and is reported, never guessed silently.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+MAX_STEPS = 2_000_000  # per top-level statement, macros it calls included
+MAX_DEPTH = 64  # call depth (Starlark forbids recursion; this catches it anyway)
+MAX_SEQUENCE = 1_000_000  # longest list/string an operation may build
+
+
+class EvalError(Exception):
+    """Something Bazel would reject or that this evaluator does not support."""
+
+    def __init__(self, message: str, line: int | None = None, path: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.path = path
+
+
+class _Unknown:
+    """A value that could not be computed (from an unresolved load, an unsupported call)."""
+
+    _instance: "_Unknown | None" = None
+
+    def __new__(cls) -> "_Unknown":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __reduce__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
+@dataclass
+class Select:
+    """``select({...})``: bazel query takes the union of every branch."""
+
+    branches: dict[str, Any]
+
+
+@dataclass
+class SelectorList:
+    """``[...] + select(...) + ...``: the parts of a configurable attribute value."""
+
+    parts: list[Any]
+
+
+@dataclass
+class Struct:
+    fields: dict[str, Any]
+
+
+@dataclass
+class AttrSpec:
+    """What ``attr.label_list(default=...)`` and friends declare about an attribute."""
+
+    type: str  # label | label_list | label_dict | output | output_list | other
+    default: Any = None
+
+
+@dataclass
+class RuleClass:
+    """A rule: native (``cc_library``) or defined in a .bzl with ``rule()``.
+
+    ``kind`` is the rule class bazel query prints; for ``rule()`` it is the global
+    name the rule is exported as, which is only known after the .bzl is evaluated.
+    """
+
+    kind: str
+    attrs: dict[str, AttrSpec] | None = None  # None = a native rule (typed by the loader)
+    native: bool = True
+
+
+@dataclass
+class UnknownCallable:
+    """A symbol the evaluator cannot see into (an external repository's macro or rule).
+
+    Called with ``name = ...`` it is taken as a rule of kind ``symbol``, which is what
+    bazel query reports for most rules loaded from rule sets.
+    """
+
+    symbol: str
+    origin: str = ""  # the .bzl it was loaded from, for the warning
+
+
+@dataclass
+class LabelValue:
+    """``Label("//pkg:x")``: used as a string wherever an attribute wants a label."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass
+class Function:
+    name: str
+    node: ast.FunctionDef | ast.Lambda
+    globals: dict[str, Any]
+    defaults: list[Any]
+    kw_defaults: list[Any]
+    closure: dict[str, Any]
+    path: str
+
+
+@dataclass
+class Builtin:
+    name: str
+    fn: Callable[..., Any]
+
+
+@dataclass
+class TargetCall:
+    """One rule instantiation recorded while evaluating a BUILD file."""
+
+    kind: str
+    name: str
+    attrs: dict[str, Any]
+    line: int
+    rule: RuleClass | None = None  # None for unknown kinds (typed by heuristics)
+
+
+@dataclass
+class PackageContext:
+    """What evaluating one BUILD file records (``native.*`` calls from macros land here too)."""
+
+    package: str
+    path: str
+    targets: list[TargetCall] = field(default_factory=list)
+    exported: list[str] = field(default_factory=list)
+    line: int = 0  # line of the top-level BUILD statement being evaluated
+
+
+class _Return(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+def parse(source: str, path: str) -> ast.Module:
+    """Parse Starlark source; a syntax error is an ``EvalError`` naming the line."""
+    try:
+        return ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        raise EvalError(f"syntax error: {exc.msg}", exc.lineno, path) from None
+    except ValueError as exc:  # e.g. NUL bytes
+        raise EvalError(f"cannot parse: {exc}", None, path) from None
+
+
+# ---------------------------------------------------------------- value helpers
+def flatten(value: Any) -> list[Any]:
+    """All values an attribute can take, select() branches unioned."""
+    if isinstance(value, SelectorList):
+        out: list[Any] = []
+        for part in value.parts:
+            out.extend(flatten(part))
+        return out
+    if isinstance(value, Select):
+        out = []
+        for branch in value.branches.values():
+            out.extend(flatten(branch))
+        return out
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, dict):  # label-keyed dicts (and label_list_dict values)
+        out = list(value.keys())
+        for v in value.values():
+            if isinstance(v, (list, tuple)):
+                out.extend(v)
+        return out
+    return [value]
+
+
+def select_keys(value: Any) -> list[str]:
+    """The config_setting labels a configurable value depends on."""
+    out: list[str] = []
+    if isinstance(value, SelectorList):
+        for part in value.parts:
+            out.extend(select_keys(part))
+    elif isinstance(value, Select):
+        out.extend(k for k in value.branches if isinstance(k, str))
+    return out
+
+
+def _type_name(v: Any) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if v is None:
+        return "NoneType"
+    if isinstance(v, (Function, Builtin, RuleClass, UnknownCallable)):
+        return "function"
+    if isinstance(v, (Select, SelectorList)):
+        return "select"
+    return {int: "int", str: "string", list: "list", tuple: "tuple", dict: "dict", Struct: "struct"}.get(type(v), type(v).__name__)
+
+
+def _check_size(v: Any) -> Any:
+    if isinstance(v, (str, list, tuple)) and len(v) > MAX_SEQUENCE:
+        raise EvalError("value too large")
+    return v
+
+
+def _format_percent(fmt: str, args: Any) -> str:
+    if not isinstance(args, tuple):
+        args = (args,)
+    conv: list[Any] = []
+    for a in args:
+        conv.append(_str(a) if isinstance(a, (list, dict, bool, type(None), Struct, LabelValue)) else a)
+    try:
+        return fmt % tuple(conv)
+    except (TypeError, ValueError) as exc:
+        raise EvalError(f"string formatting: {exc}") from None
+
+
+def _str(v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    if v is None:
+        return "None"
+    if isinstance(v, LabelValue):
+        return v.text
+    if isinstance(v, list):
+        return "[" + ", ".join(_repr(x) for x in v) + "]"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(_repr(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_repr(k)}: {_repr(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _repr(v: Any) -> str:
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return _str(v)
+
+
+# ---------------------------------------------------------------- the interpreter
+class Interpreter:
+    """Evaluates modules; ``ctx`` is the BUILD file currently being evaluated (if any).
+
+    ``load`` resolves ``load()`` statements (the static loader caches modules), ``glob``
+    expands ``glob()`` against the file system, ``native_rule`` makes the callable for
+    a native rule name (None when the name is not a rule).
+    """
+
+    def __init__(
+        self,
+        load: Callable[[str, str, int], dict[str, Any]],
+        glob: Callable[["PackageContext", list[str], list[str], bool, bool, int], list[str]],
+        native_rules: Iterable[str],
+        note_unknown: Callable[[str, str, int], None],
+    ) -> None:
+        self._load = load
+        self._glob = glob
+        self._note_unknown = note_unknown
+        self.ctx: PackageContext | None = None
+        self.steps = 0
+        self.depth = 0
+        self.native_rules = frozenset(native_rules)
+        self.builtins = self._make_builtins()
+
+    # ------------------------------------------------------------ modules
+    def exec_module(self, tree: ast.Module, path: str, globals_: dict[str, Any], per_statement: Callable[[EvalError], None] | None = None) -> None:
+        """Run a file's top-level statements. With ``per_statement``, an error in one
+        statement is reported there and the next statement still runs (a BUILD file
+        with one odd macro call still yields its other targets)."""
+        for stmt in tree.body:
+            self.steps = 0  # the budget is per top-level statement: one runaway macro call costs only itself
+            if self.ctx is not None:
+                self.ctx.line = stmt.lineno
+            try:
+                self._exec(stmt, globals_, None, path)
+            except EvalError as exc:
+                if exc.line is None:
+                    exc.line = stmt.lineno
+                if exc.path is None:
+                    exc.path = path
+                if per_statement is None:
+                    raise
+                per_statement(exc)
+            except (_Return, _Break, _Continue):
+                per_statement and per_statement(EvalError("return/break/continue outside a function or loop", stmt.lineno, path))
+            except RecursionError:
+                err = EvalError("nesting too deep", stmt.lineno, path)
+                if per_statement is None:
+                    raise err from None
+                per_statement(err)
+            except Exception as exc:  # a construct this evaluator mishandles: lose one statement, not the repo
+                if per_statement is None:
+                    raise
+                per_statement(EvalError(f"cannot evaluate ({type(exc).__name__}: {exc})", stmt.lineno, path))
+
+    # ------------------------------------------------------------ statements
+    def _exec_block(self, body: list[ast.stmt], g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> None:
+        for stmt in body:
+            self._exec(stmt, g, loc, path)
+
+    def _exec(self, stmt: ast.stmt, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise EvalError("evaluation exceeds the step budget (an unbounded loop?)", stmt.lineno, path)
+        try:
+            if isinstance(stmt, ast.Expr):
+                if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "load" and loc is None:
+                    self._exec_load(stmt.value, g, path)
+                else:
+                    self._eval(stmt.value, g, loc, path)
+            elif isinstance(stmt, ast.Assign):
+                value = self._eval(stmt.value, g, loc, path)
+                for target in stmt.targets:
+                    self._assign(target, value, g, loc, path)
+                if loc is None and isinstance(value, RuleClass) and not value.native and value.kind == "":
+                    for target in stmt.targets:
+                        if isinstance(target, ast.Name):
+                            value.kind = target.id  # rule() takes the name it is exported as
+            elif isinstance(stmt, ast.AnnAssign):
+                if stmt.value is not None:
+                    self._assign(stmt.target, self._eval(stmt.value, g, loc, path), g, loc, path)
+            elif isinstance(stmt, ast.AugAssign):
+                current = self._eval(stmt.target, g, loc, path)
+                value = self._binop(stmt.op, current, self._eval(stmt.value, g, loc, path))
+                self._assign(stmt.target, value, g, loc, path)
+            elif isinstance(stmt, ast.If):
+                if self._truth(self._eval(stmt.test, g, loc, path)):
+                    self._exec_block(stmt.body, g, loc, path)
+                else:
+                    self._exec_block(stmt.orelse, g, loc, path)
+            elif isinstance(stmt, ast.For):
+                for item in self._iterate(self._eval(stmt.iter, g, loc, path)):
+                    self._assign(stmt.target, item, g, loc, path)
+                    try:
+                        self._exec_block(stmt.body, g, loc, path)
+                    except _Break:
+                        break
+                    except _Continue:
+                        continue
+            elif isinstance(stmt, ast.FunctionDef):
+                fn = self._make_function(stmt, g, loc, path)
+                if loc is None:
+                    g[stmt.name] = fn
+                else:
+                    loc[stmt.name] = fn
+            elif isinstance(stmt, ast.Return):
+                raise _Return(self._eval(stmt.value, g, loc, path) if stmt.value is not None else None)
+            elif isinstance(stmt, ast.Pass):
+                pass
+            elif isinstance(stmt, ast.Break):
+                raise _Break()
+            elif isinstance(stmt, ast.Continue):
+                raise _Continue()
+            else:
+                raise EvalError(f"unsupported statement {type(stmt).__name__}", stmt.lineno, path)
+        except EvalError as exc:
+            if exc.line is None:
+                exc.line = stmt.lineno
+                exc.path = path
+            raise
+
+    def _exec_load(self, call: ast.Call, g: dict[str, Any], path: str) -> None:
+        if not call.args or not isinstance(call.args[0], ast.Constant) or not isinstance(call.args[0].value, str):
+            raise EvalError("load() needs a string label first", call.lineno, path)
+        module_label = call.args[0].value
+        names: dict[str, str] = {}
+        for a in call.args[1:]:
+            if not isinstance(a, ast.Constant) or not isinstance(a.value, str):
+                raise EvalError("load() symbols must be string literals", call.lineno, path)
+            names[a.value] = a.value
+        for kw in call.keywords:
+            if kw.arg is None or not isinstance(kw.value, ast.Constant) or not isinstance(kw.value.value, str):
+                raise EvalError("load() aliases must be string literals", call.lineno, path)
+            names[kw.arg] = kw.value.value
+        module = self._load(module_label, path, call.lineno)
+        for local, symbol in names.items():
+            if symbol in module:
+                g[local] = module[symbol]
+            else:
+                g[local] = UnknownCallable(symbol, module_label)
+
+    def _assign(self, target: ast.expr, value: Any, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> None:
+        if isinstance(target, ast.Name):
+            (g if loc is None else loc)[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = list(self._iterate(value))
+            if value is UNKNOWN:
+                items = [UNKNOWN] * len(target.elts)
+            if len(items) != len(target.elts):
+                raise EvalError(f"cannot unpack {len(items)} values into {len(target.elts)}", target.lineno, path)
+            for t, v in zip(target.elts, items):
+                self._assign(t, v, g, loc, path)
+        elif isinstance(target, ast.Subscript):
+            container = self._eval(target.value, g, loc, path)
+            key = self._eval(target.slice, g, loc, path)
+            if isinstance(container, dict):
+                container[key] = value
+            elif isinstance(container, list) and isinstance(key, int):
+                try:
+                    container[key] = value
+                except IndexError:
+                    raise EvalError("list index out of range", target.lineno, path) from None
+            elif container is not UNKNOWN:
+                raise EvalError(f"cannot assign into {_type_name(container)}", target.lineno, path)
+        elif isinstance(target, ast.Attribute):
+            obj = self._eval(target.value, g, loc, path)
+            if isinstance(obj, Struct):
+                obj.fields[target.attr] = value
+        else:
+            raise EvalError(f"cannot assign to {type(target).__name__}", target.lineno, path)
+
+    def _make_function(self, node: ast.FunctionDef | ast.Lambda, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> Function:
+        defaults = [self._eval(d, g, loc, path) for d in node.args.defaults]
+        kw_defaults = [self._eval(d, g, loc, path) if d is not None else _MISSING for d in node.args.kw_defaults]
+        name = node.name if isinstance(node, ast.FunctionDef) else "lambda"
+        return Function(name, node, g, defaults, kw_defaults, dict(loc) if loc else {}, path)
+
+    # ------------------------------------------------------------ expressions
+    def _eval(self, node: ast.expr, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> Any:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise EvalError("evaluation exceeds the step budget (an unbounded loop?)", getattr(node, "lineno", None), path)
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (str, int, bool)) or node.value is None:
+                return node.value
+            if isinstance(node.value, float):
+                return node.value
+            raise EvalError(f"unsupported literal {node.value!r}", node.lineno, path)
+        if isinstance(node, ast.Name):
+            return self._lookup(node.id, g, loc)
+        if isinstance(node, ast.List):
+            return [self._eval(e, g, loc, path) for e in node.elts]
+        if isinstance(node, ast.Tuple):
+            return tuple(self._eval(e, g, loc, path) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            out: dict[Any, Any] = {}
+            for k, v in zip(node.keys, node.values):
+                if k is None:  # {**other}
+                    other = self._eval(v, g, loc, path)
+                    if isinstance(other, dict):
+                        out.update(other)
+                    continue
+                out[self._hashable(self._eval(k, g, loc, path), node, path)] = self._eval(v, g, loc, path)
+            return out
+        if isinstance(node, ast.BinOp):
+            return self._binop(node.op, self._eval(node.left, g, loc, path), self._eval(node.right, g, loc, path), node.lineno, path)
+        if isinstance(node, ast.UnaryOp):
+            v = self._eval(node.operand, g, loc, path)
+            if isinstance(node.op, ast.Not):
+                return not self._truth(v)
+            if v is UNKNOWN:
+                return UNKNOWN
+            if isinstance(node.op, ast.USub) and isinstance(v, int):
+                return -v
+            if isinstance(node.op, ast.UAdd) and isinstance(v, int):
+                return v
+            if isinstance(node.op, ast.Invert) and isinstance(v, int):
+                return ~v
+            raise EvalError(f"bad operand for unary operator: {_type_name(v)}", node.lineno, path)
+        if isinstance(node, ast.BoolOp):
+            if isinstance(node.op, ast.And):
+                v: Any = True
+                for e in node.values:
+                    v = self._eval(e, g, loc, path)
+                    if not self._truth(v):
+                        return v
+                return v
+            v = False
+            for e in node.values:
+                v = self._eval(e, g, loc, path)
+                if self._truth(v):
+                    return v
+            return v
+        if isinstance(node, ast.Compare):
+            left = self._eval(node.left, g, loc, path)
+            for op, comp in zip(node.ops, node.comparators):
+                right = self._eval(comp, g, loc, path)
+                if not self._compare(op, left, right, node.lineno, path):
+                    return False
+                left = right
+            return True
+        if isinstance(node, ast.IfExp):
+            if self._truth(self._eval(node.test, g, loc, path)):
+                return self._eval(node.body, g, loc, path)
+            return self._eval(node.orelse, g, loc, path)
+        if isinstance(node, ast.Call):
+            return self._call_expr(node, g, loc, path)
+        if isinstance(node, ast.Attribute):
+            return self._getattr(self._eval(node.value, g, loc, path), node.attr, node.lineno, path)
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node, g, loc, path)
+        if isinstance(node, (ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)):
+            return self._comprehension(node, g, loc, path)
+        if isinstance(node, ast.Lambda):
+            return self._make_function(node, g, loc, path)
+        if isinstance(node, ast.JoinedStr):
+            raise EvalError("f-strings are not Starlark", node.lineno, path)
+        raise EvalError(f"unsupported expression {type(node).__name__}", getattr(node, "lineno", None), path)
+
+    def _lookup(self, name: str, g: dict[str, Any], loc: dict[str, Any] | None) -> Any:
+        if loc is not None and name in loc:
+            return loc[name]
+        if name in g:
+            return g[name]
+        if name in self.builtins:
+            return self.builtins[name]
+        if name in self.native_rules:
+            return RuleClass(name)
+        return UnknownCallable(name, "")  # undefined: a rule this evaluator does not know, or a typo
+
+    @staticmethod
+    def _hashable(v: Any, node: ast.AST, path: str) -> Any:
+        if isinstance(v, list):
+            raise EvalError("unhashable type: list", getattr(node, "lineno", None), path)
+        if isinstance(v, LabelValue):
+            return v.text
+        return v
+
+    def _truth(self, v: Any) -> bool:
+        if v is UNKNOWN or isinstance(v, UnknownCallable):
+            return False
+        if isinstance(v, (Select, SelectorList)):
+            return True
+        if isinstance(v, Struct):
+            return True
+        return bool(v)
+
+    def _iterate(self, v: Any) -> list[Any]:
+        if v is UNKNOWN or isinstance(v, UnknownCallable):
+            return []
+        if isinstance(v, (list, tuple)):
+            return list(v)
+        if isinstance(v, dict):
+            return list(v.keys())
+        if isinstance(v, str):
+            raise EvalError("strings are not iterable in Starlark (use .elems())")
+        if isinstance(v, (Select, SelectorList)):
+            raise EvalError("cannot iterate over a select()")
+        raise EvalError(f"{_type_name(v)} is not iterable")
+
+    def _binop(self, op: ast.operator, a: Any, b: Any, line: int | None = None, path: str | None = None) -> Any:
+        if a is UNKNOWN or b is UNKNOWN or isinstance(a, UnknownCallable) or isinstance(b, UnknownCallable):
+            return UNKNOWN
+        if isinstance(op, ast.Add):
+            if isinstance(a, (Select, SelectorList)) or isinstance(b, (Select, SelectorList)):
+                pa = a.parts if isinstance(a, SelectorList) else [a]
+                pb = b.parts if isinstance(b, SelectorList) else [b]
+                return SelectorList(pa + pb)
+            if isinstance(a, dict) and isinstance(b, dict):
+                return {**a, **b}
+            if type(a) is type(b) or (isinstance(a, int) and isinstance(b, int)):
+                try:
+                    return _check_size(a + b)
+                except TypeError:
+                    pass
+            raise EvalError(f"unsupported operand types for +: {_type_name(a)} and {_type_name(b)}", line, path)
+        if isinstance(op, ast.BitOr):
+            if isinstance(a, dict) and isinstance(b, dict):
+                return {**a, **b}
+            if isinstance(a, (Select, SelectorList)) or isinstance(b, (Select, SelectorList)):
+                return self._binop(ast.Add(), a, b, line, path)
+            if isinstance(a, int) and isinstance(b, int):
+                return a | b
+        if isinstance(op, ast.Mod) and isinstance(a, str):
+            return _format_percent(a, b)
+        if isinstance(op, ast.Mult):
+            if isinstance(a, int) and isinstance(b, (str, list, tuple)):
+                a, b = b, a
+            if isinstance(a, (str, list, tuple)) and isinstance(b, int) and not isinstance(b, bool):
+                if len(a) * max(b, 0) > MAX_SEQUENCE:
+                    raise EvalError("value too large", line, path)
+                return a * b
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
+            try:
+                if isinstance(op, ast.Sub):
+                    return a - b
+                if isinstance(op, ast.Mult):
+                    return a * b
+                if isinstance(op, ast.FloorDiv):
+                    return a // b
+                if isinstance(op, ast.Div):
+                    return a / b
+                if isinstance(op, ast.Mod):
+                    return a % b
+                if isinstance(op, ast.BitAnd):
+                    return a & b
+                if isinstance(op, ast.BitXor):
+                    return a ^ b
+            except ZeroDivisionError:
+                raise EvalError("division by zero", line, path) from None
+        if isinstance(op, ast.Sub) and isinstance(a, dict) and isinstance(b, dict):
+            return {k: v for k, v in a.items() if k not in b}
+        raise EvalError(f"unsupported operand types for {type(op).__name__}: {_type_name(a)} and {_type_name(b)}", line, path)
+
+    def _compare(self, op: ast.cmpop, a: Any, b: Any, line: int, path: str) -> bool:
+        if a is UNKNOWN or b is UNKNOWN or isinstance(a, UnknownCallable) or isinstance(b, UnknownCallable):
+            return False
+        try:
+            if isinstance(op, ast.Eq):
+                return a == b
+            if isinstance(op, ast.NotEq):
+                return a != b
+            if isinstance(op, ast.In):
+                return a in b if not isinstance(b, (Select, SelectorList, Struct)) else False
+            if isinstance(op, ast.NotIn):
+                return a not in b if not isinstance(b, (Select, SelectorList, Struct)) else True
+            if isinstance(op, ast.Lt):
+                return a < b
+            if isinstance(op, ast.LtE):
+                return a <= b
+            if isinstance(op, ast.Gt):
+                return a > b
+            if isinstance(op, ast.GtE):
+                return a >= b
+            if isinstance(op, ast.Is):
+                return a is b
+            if isinstance(op, ast.IsNot):
+                return a is not b
+        except TypeError as exc:
+            raise EvalError(f"comparison: {exc}", line, path) from None
+        raise EvalError(f"unsupported comparison {type(op).__name__}", line, path)
+
+    def _subscript(self, node: ast.Subscript, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> Any:
+        container = self._eval(node.value, g, loc, path)
+        if isinstance(node.slice, ast.Slice):
+            lo = self._eval(node.slice.lower, g, loc, path) if node.slice.lower else None
+            hi = self._eval(node.slice.upper, g, loc, path) if node.slice.upper else None
+            st = self._eval(node.slice.step, g, loc, path) if node.slice.step else None
+            if container is UNKNOWN or isinstance(container, UnknownCallable):
+                return UNKNOWN
+            if isinstance(container, (str, list, tuple)):
+                return container[lo:hi:st]
+            raise EvalError(f"cannot slice {_type_name(container)}", node.lineno, path)
+        key = self._eval(node.slice, g, loc, path)
+        if container is UNKNOWN or key is UNKNOWN or isinstance(container, UnknownCallable):
+            return UNKNOWN  # e.g. a dict loaded from another repository's .bzl
+        try:
+            if isinstance(container, dict):
+                return container[self._hashable(key, node, path)]
+            if isinstance(container, (list, tuple, str)) and isinstance(key, int):
+                return container[key]
+        except (KeyError, IndexError):
+            raise EvalError(f"key {key!r} not found", node.lineno, path) from None
+        raise EvalError(f"cannot index {_type_name(container)} with {_type_name(key)}", node.lineno, path)
+
+    def _comprehension(self, node: Any, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> Any:
+        scope = dict(loc) if loc is not None else {}
+        results: list[Any] = []
+        pairs: dict[Any, Any] = {}
+
+        def run(i: int) -> None:
+            if i == len(node.generators):
+                if isinstance(node, ast.DictComp):
+                    k = self._eval(node.key, g, scope, path)
+                    pairs[self._hashable(k, node, path)] = self._eval(node.value, g, scope, path)
+                else:
+                    results.append(self._eval(node.elt, g, scope, path))
+                    if len(results) > MAX_SEQUENCE:
+                        raise EvalError("value too large", node.lineno, path)
+                return
+            gen = node.generators[i]
+            for item in self._iterate(self._eval(gen.iter, g, scope, path)):
+                self._assign(gen.target, item, g, scope, path)
+                if all(self._truth(self._eval(cond, g, scope, path)) for cond in gen.ifs):
+                    run(i + 1)
+
+        # Outer comprehension variables must not leak into a module's globals.
+        run(0)
+        return pairs if isinstance(node, ast.DictComp) else results
+
+    # ------------------------------------------------------------ calls
+    def _call_expr(self, node: ast.Call, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> Any:
+        fn = self._eval(node.func, g, loc, path)
+        args: list[Any] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                args.extend(self._iterate(self._eval(a.value, g, loc, path)))
+            else:
+                args.append(self._eval(a, g, loc, path))
+        kwargs: dict[str, Any] = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                extra = self._eval(kw.value, g, loc, path)
+                if isinstance(extra, dict):
+                    kwargs.update({str(k): v for k, v in extra.items()})
+                elif extra is not UNKNOWN:
+                    raise EvalError("** argument must be a dict", node.lineno, path)
+            else:
+                kwargs[kw.arg] = self._eval(kw.value, g, loc, path)
+        return self.call(fn, args, kwargs, node.lineno, path)
+
+    def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], line: int, path: str) -> Any:
+        if isinstance(fn, Builtin):
+            try:
+                return fn.fn(*args, **kwargs)
+            except EvalError as exc:
+                if exc.line is None:
+                    exc.line, exc.path = line, path
+                raise
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+                raise EvalError(f"{fn.name}(): {exc}", line, path) from None
+        if isinstance(fn, RuleClass):
+            return self._instantiate(fn.kind, fn, args, kwargs, line, path)
+        if isinstance(fn, Function):
+            return self._call_function(fn, args, kwargs, line, path)
+        if isinstance(fn, UnknownCallable):
+            if "name" in kwargs:
+                self._note_unknown(fn.symbol, fn.origin, line)
+                return self._instantiate(fn.symbol, None, args, kwargs, line, path)
+            return UNKNOWN
+        if fn is UNKNOWN:
+            return UNKNOWN
+        raise EvalError(f"{_type_name(fn)} is not callable", line, path)
+
+    def _instantiate(self, kind: str, rule: RuleClass | None, args: list[Any], kwargs: dict[str, Any], line: int, path: str) -> None:
+        if args:
+            raise EvalError(f"{kind}() takes keyword arguments only", line, path)
+        name = kwargs.get("name")
+        if self.ctx is None:
+            return None  # a rule called while a .bzl is loaded: not a target of any package
+        if not isinstance(name, str) or not name:
+            raise EvalError(f"{kind}() needs a string name", line, path)
+        self.ctx.targets.append(TargetCall(kind, name, kwargs, self.ctx.line or line, rule))
+        return None
+
+    def _call_function(self, fn: Function, args: list[Any], kwargs: dict[str, Any], line: int, path: str) -> Any:
+        if self.depth >= MAX_DEPTH:
+            raise EvalError(f"call depth exceeds {MAX_DEPTH} (recursion?) in {fn.name}()", line, path)
+        a = fn.node.args
+        params = [p.arg for p in a.posonlyargs + a.args]
+        kwonly = [p.arg for p in a.kwonlyargs]
+        bound: dict[str, Any] = {}
+        extra_pos = list(args[len(params):])
+        if extra_pos and a.vararg is None:
+            raise EvalError(f"{fn.name}() takes {len(params)} positional arguments but {len(args)} were given", line, path)
+        for p, v in zip(params, args):
+            bound[p] = v
+        extra_kw: dict[str, Any] = {}
+        for k, v in kwargs.items():
+            if k in params or k in kwonly:
+                if k in bound:
+                    raise EvalError(f"{fn.name}() got multiple values for {k!r}", line, path)
+                bound[k] = v
+            elif a.kwarg is not None:
+                extra_kw[k] = v
+            else:
+                raise EvalError(f"{fn.name}() got an unexpected keyword argument {k!r}", line, path)
+        n_required = len(params) - len(fn.defaults)
+        for i, p in enumerate(params):
+            if p not in bound:
+                if i < n_required:
+                    raise EvalError(f"{fn.name}() missing argument {p!r}", line, path)
+                bound[p] = fn.defaults[i - n_required]
+        for p, d in zip(kwonly, fn.kw_defaults):
+            if p not in bound:
+                if d is _MISSING:
+                    raise EvalError(f"{fn.name}() missing keyword argument {p!r}", line, path)
+                bound[p] = d
+        if a.vararg is not None:
+            bound[a.vararg.arg] = tuple(extra_pos)
+        if a.kwarg is not None:
+            bound[a.kwarg.arg] = extra_kw
+        local: dict[str, Any] = {**fn.closure, **bound}
+        self.depth += 1
+        try:
+            if isinstance(fn.node, ast.Lambda):
+                return self._eval(fn.node.body, fn.globals, local, fn.path)
+            self._exec_block(fn.node.body, fn.globals, local, fn.path)
+        except _Return as ret:
+            return ret.value
+        except (_Break, _Continue):
+            raise EvalError("break/continue outside a loop", line, path) from None
+        finally:
+            self.depth -= 1
+        return None
+
+    # ------------------------------------------------------------ attributes and methods
+    def _getattr(self, obj: Any, attr: str, line: int, path: str) -> Any:
+        if obj is UNKNOWN:
+            return UNKNOWN
+        if isinstance(obj, _NativeModule):
+            return obj.fields[attr] if attr in obj.fields else RuleClass(attr)
+        if isinstance(obj, UnknownCallable):
+            return UnknownCallable(attr, obj.origin)
+        if isinstance(obj, Struct):
+            if attr in obj.fields:
+                return obj.fields[attr]
+            raise EvalError(f"struct has no field {attr!r}", line, path)
+        if isinstance(obj, LabelValue):
+            return self._label_attr(obj, attr, line, path)
+        method = _METHODS.get((type(obj), attr))
+        if method is not None:
+            return Builtin(f"{_type_name(obj)}.{attr}", lambda *a, **k: method(obj, *a, **k))
+        raise EvalError(f"{_type_name(obj)} has no attribute {attr!r}", line, path)
+
+    def _label_attr(self, lab: LabelValue, attr: str, line: int, path: str) -> Any:
+        text = lab.text
+        repo = text[1:].split("//", 1)[0] if text.startswith("@") else ""
+        body = text.split("//", 1)[-1]
+        package, _, name = body.partition(":")
+        values = {"name": name, "package": package, "workspace_name": repo, "repo_name": repo, "workspace_root": f"external/{repo}" if repo else ""}
+        if attr in values:
+            return values[attr]
+        if attr == "relative":
+            return Builtin("Label.relative", lambda rel: LabelValue(rel if rel.startswith(("//", "@")) else f"{text.split(':')[0]}:{rel.lstrip(':')}"))
+        raise EvalError(f"Label has no attribute {attr!r}", line, path)
+
+    # ------------------------------------------------------------ builtins
+    def _make_builtins(self) -> dict[str, Any]:
+        b: dict[str, Any] = {}
+
+        def builtin(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+            def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+                b[name] = Builtin(name, fn)
+                return fn
+
+            return deco
+
+        interp = self
+
+        @builtin("glob")
+        def _glob(include: Any = (), exclude: Any = (), exclude_directories: int = 1, allow_empty: Any = True) -> Any:
+            if interp.ctx is None:
+                raise EvalError("glob() outside a BUILD file")
+            if include is UNKNOWN or exclude is UNKNOWN:
+                return UNKNOWN
+            return interp._glob(interp.ctx, _strings(include, "glob include"), _strings(exclude, "glob exclude"), bool(exclude_directories), allow_empty is not False, interp.ctx.line)
+
+        @builtin("select")
+        def _select(branches: Any, no_match_error: str = "") -> Any:
+            if not isinstance(branches, dict):
+                raise EvalError("select() needs a dict")
+            return Select({str(k): v for k, v in branches.items()})
+
+        @builtin("package_name")
+        def _package_name() -> str:
+            return interp.ctx.package if interp.ctx else ""
+
+        @builtin("repository_name")
+        def _repository_name() -> str:
+            return "@"
+
+        @builtin("package")
+        def _package(**kwargs: Any) -> None:
+            return None
+
+        @builtin("licenses")
+        def _licenses(*args: Any, **kwargs: Any) -> None:
+            return None
+
+        @builtin("exports_files")
+        def _exports_files(srcs: Any = (), visibility: Any = None, licenses: Any = None) -> None:
+            if interp.ctx is not None and srcs is not UNKNOWN:
+                interp.ctx.exported.extend(_strings(srcs, "exports_files"))
+
+        @builtin("package_group")
+        def _package_group(**kwargs: Any) -> None:
+            return None  # not a rule: never in a blast radius
+
+        @builtin("existing_rules")
+        def _existing_rules() -> dict[str, Any]:
+            if interp.ctx is None:
+                return {}
+            return {t.name: {**t.attrs, "kind": t.kind} for t in interp.ctx.targets}
+
+        @builtin("existing_rule")
+        def _existing_rule(name: str) -> Any:
+            return _existing_rules().get(name)
+
+        @builtin("fail")
+        def _fail(*args: Any, **kwargs: Any) -> None:
+            raise EvalError("fail(): " + " ".join(_str(a) for a in args))
+
+        @builtin("print")
+        def _print(*args: Any, **kwargs: Any) -> None:
+            return None
+
+        @builtin("struct")
+        def _struct(**kwargs: Any) -> Struct:
+            return Struct(dict(kwargs))
+
+        @builtin("Label")
+        def _label(text: Any) -> Any:
+            if isinstance(text, LabelValue):
+                return text
+            if not isinstance(text, str):
+                return UNKNOWN
+            return LabelValue(text)
+
+        @builtin("rule")
+        def _rule(implementation: Any = None, attrs: Any = None, **kwargs: Any) -> RuleClass:
+            specs: dict[str, AttrSpec] = {}
+            if isinstance(attrs, dict):
+                for k, v in attrs.items():
+                    specs[str(k)] = v if isinstance(v, AttrSpec) else AttrSpec("other")
+            return RuleClass("", specs, native=False)
+
+        for name in ("provider", "aspect", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "macro", "exec_group", "subrule", "visibility", "toolchain_type", "depset"):
+            b[name] = Builtin(name, lambda *a, **k: UNKNOWN)
+
+        def attr_fn(kind: str) -> Builtin:
+            return Builtin(f"attr.{kind}", lambda *a, default=None, **k: AttrSpec(kind, default))
+
+        b["attr"] = Struct({
+            "label": attr_fn("label"), "label_list": attr_fn("label_list"),
+            "label_keyed_string_dict": attr_fn("label_dict"), "string_keyed_label_dict": attr_fn("label_dict"),
+            "output": attr_fn("output"), "output_list": attr_fn("output_list"),
+            **{n: attr_fn("other") for n in ("string", "string_list", "int", "int_list", "bool", "string_dict", "string_list_dict", "license")},
+        })
+
+        @builtin("len")
+        def _len(x: Any) -> Any:
+            if x is UNKNOWN or isinstance(x, UnknownCallable):
+                return UNKNOWN
+            if isinstance(x, (str, list, tuple, dict)):
+                return len(x)
+            raise EvalError(f"len() of {_type_name(x)}")
+
+        b["str"] = Builtin("str", lambda x: UNKNOWN if x is UNKNOWN else _str(x))
+        b["repr"] = Builtin("repr", lambda x: _repr(x))
+        b["bool"] = Builtin("bool", lambda x=False: interp._truth(x))
+        b["type"] = Builtin("type", _type_name)
+        b["hasattr"] = Builtin("hasattr", lambda o, n: isinstance(o, Struct) and n in o.fields or (type(o), n) in _METHODS)
+        b["getattr"] = Builtin("getattr", lambda o, n, *d: o.fields.get(n, d[0] if d else UNKNOWN) if isinstance(o, Struct) else (d[0] if d else UNKNOWN))
+
+        @builtin("int")
+        def _int(x: Any, base: int = 10) -> Any:
+            try:
+                return int(x, base) if isinstance(x, str) else int(x)
+            except (ValueError, TypeError):
+                raise EvalError(f"int(): invalid value {x!r}") from None
+
+        @builtin("list")
+        def _list(x: Any = ()) -> Any:
+            return UNKNOWN if x is UNKNOWN else list(interp._iterate(x))
+
+        @builtin("tuple")
+        def _tuple(x: Any = ()) -> Any:
+            return UNKNOWN if x is UNKNOWN else tuple(interp._iterate(x))
+
+        @builtin("dict")
+        def _dict(*args: Any, **kwargs: Any) -> Any:
+            out: dict[Any, Any] = {}
+            for a in args:
+                if isinstance(a, dict):
+                    out.update(a)
+                else:
+                    for pair in interp._iterate(a):
+                        k, v = pair
+                        out[k] = v
+            out.update(kwargs)
+            return out
+
+        @builtin("sorted")
+        def _sorted(x: Any, key: Any = None, reverse: bool = False) -> Any:
+            items = interp._iterate(x)
+            try:
+                if key is None:
+                    return sorted(items, reverse=reverse)
+                return sorted(items, key=lambda v: interp.call(key, [v], {}, 0, ""), reverse=reverse)
+            except TypeError as exc:
+                raise EvalError(f"sorted(): {exc}") from None
+
+        b["reversed"] = Builtin("reversed", lambda x: list(reversed(interp._iterate(x))))
+        b["enumerate"] = Builtin("enumerate", lambda x, start=0: [(i + start, v) for i, v in enumerate(interp._iterate(x))])
+        b["zip"] = Builtin("zip", lambda *xs: list(zip(*[interp._iterate(x) for x in xs])))
+        b["any"] = Builtin("any", lambda x: any(interp._truth(v) for v in interp._iterate(x)))
+        b["all"] = Builtin("all", lambda x: all(interp._truth(v) for v in interp._iterate(x)))
+
+        @builtin("range")
+        def _range(*args: int) -> list[int]:
+            r = range(*args)
+            if len(r) > MAX_SEQUENCE:
+                raise EvalError("range too large")
+            return list(r)
+
+        def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
+            def inner(*args: Any, key: Any = None) -> Any:
+                items = interp._iterate(args[0]) if len(args) == 1 else list(args)
+                if not items:
+                    raise EvalError("min/max of an empty sequence")
+                return fn(items) if key is None else fn(items, key=lambda v: interp.call(key, [v], {}, 0, ""))
+
+            return inner
+
+        b["min"] = Builtin("min", _minmax(min))
+        b["max"] = Builtin("max", _minmax(max))
+
+        native_fields: dict[str, Any] = {
+            name: b[name]
+            for name in ("glob", "package_name", "repository_name", "exports_files", "package_group", "existing_rules", "existing_rule", "licenses")
+        }
+        native_fields["package_relative_label"] = Builtin("package_relative_label", lambda x: LabelValue(x if str(x).startswith(("//", "@")) else f"//{interp.ctx.package if interp.ctx else ''}:{str(x).lstrip(':')}"))
+        b["native"] = _NativeModule(native_fields, self.native_rules)
+        return b
+
+
+class _NativeModule(Struct):
+    """``native``: the native rules plus a few functions; unknown members become rules
+    of that kind (a newer Bazel's native rule this evaluator does not list)."""
+
+    def __init__(self, fields: dict[str, Any], rules: frozenset[str]) -> None:
+        super().__init__(fields)
+        self.rules = rules
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+
+def _strings(v: Any, what: str) -> list[str]:
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, (list, tuple)):
+        out = []
+        for x in v:
+            if not isinstance(x, str):
+                raise EvalError(f"{what} must be strings, got {_type_name(x)}")
+            out.append(x)
+        return out
+    raise EvalError(f"{what} must be a list of strings, got {_type_name(v)}")
+
+
+# ---------------------------------------------------------------- string/list/dict methods
+def _format(s: str, *args: Any, **kwargs: Any) -> str:
+    try:
+        return s.format(*[_str(a) if not isinstance(a, (int, str)) else a for a in args], **{k: _str(v) if not isinstance(v, (int, str)) else v for k, v in kwargs.items()})
+    except (IndexError, KeyError, ValueError) as exc:
+        raise EvalError(f"format(): {exc}") from None
+
+
+def _join(sep: str, items: Any) -> Any:
+    if items is UNKNOWN:
+        return UNKNOWN
+    parts = list(items.keys() if isinstance(items, dict) else items)
+    if not all(isinstance(p, str) for p in parts):
+        raise EvalError("join() needs strings")
+    return sep.join(parts)
+
+
+def _list_append(lst: list[Any], x: Any) -> None:
+    if len(lst) >= MAX_SEQUENCE:
+        raise EvalError("value too large")
+    lst.append(x)
+
+
+def _list_extend(lst: list[Any], xs: Any) -> None:
+    if xs is UNKNOWN:
+        return
+    if isinstance(xs, (Select, SelectorList)):
+        raise EvalError("cannot extend a list with a select()")
+    lst.extend(xs)
+    _check_size(lst)
+
+
+def _dict_pop(d: dict[Any, Any], k: Any, *default: Any) -> Any:
+    if k in d:
+        return d.pop(k)
+    if default:
+        return default[0]
+    raise EvalError(f"key {k!r} not found")
+
+
+def _split(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
+    return s.split(sep, maxsplit)
+
+
+def _rsplit(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
+    return s.rsplit(sep, maxsplit)
+
+
+_METHODS: dict[tuple[type, str], Callable[..., Any]] = {
+    (str, "format"): _format,
+    (str, "join"): _join,
+    (str, "replace"): lambda s, a, b, n=-1: s.replace(a, b, n),
+    (str, "split"): _split,
+    (str, "rsplit"): _rsplit,
+    (str, "splitlines"): lambda s, keepends=False: s.splitlines(keepends),
+    (str, "startswith"): lambda s, p, *a: s.startswith(tuple(p) if isinstance(p, (list, tuple)) else p, *a),
+    (str, "endswith"): lambda s, p, *a: s.endswith(tuple(p) if isinstance(p, (list, tuple)) else p, *a),
+    (str, "strip"): lambda s, c=None: s.strip(c),
+    (str, "lstrip"): lambda s, c=None: s.lstrip(c),
+    (str, "rstrip"): lambda s, c=None: s.rstrip(c),
+    (str, "lower"): lambda s: s.lower(),
+    (str, "upper"): lambda s: s.upper(),
+    (str, "capitalize"): lambda s: s.capitalize(),
+    (str, "title"): lambda s: s.title(),
+    (str, "find"): lambda s, x, *a: s.find(x, *a),
+    (str, "rfind"): lambda s, x, *a: s.rfind(x, *a),
+    (str, "index"): lambda s, x, *a: s.index(x, *a),
+    (str, "rindex"): lambda s, x, *a: s.rindex(x, *a),
+    (str, "count"): lambda s, x, *a: s.count(x, *a),
+    (str, "partition"): lambda s, x: s.partition(x),
+    (str, "rpartition"): lambda s, x: s.rpartition(x),
+    (str, "removeprefix"): lambda s, x: s[len(x):] if s.startswith(x) else s,
+    (str, "removesuffix"): lambda s, x: s[: -len(x)] if x and s.endswith(x) else s,
+    (str, "isalpha"): lambda s: s.isalpha(),
+    (str, "isdigit"): lambda s: s.isdigit(),
+    (str, "isalnum"): lambda s: s.isalnum(),
+    (str, "isupper"): lambda s: s.isupper(),
+    (str, "islower"): lambda s: s.islower(),
+    (str, "isspace"): lambda s: s.isspace(),
+    (str, "elems"): lambda s: list(s),
+    (str, "codepoints"): lambda s: list(s),
+    (list, "append"): _list_append,
+    (list, "extend"): _list_extend,
+    (list, "insert"): lambda lst, i, x: lst.insert(i, x),
+    (list, "remove"): lambda lst, x: lst.remove(x),
+    (list, "pop"): lambda lst, *i: lst.pop(*i),
+    (list, "index"): lambda lst, x, *a: lst.index(x, *a),
+    (list, "clear"): lambda lst: lst.clear(),
+    (dict, "get"): lambda d, k, default=None: d.get(k, default) if not isinstance(k, list) else default,
+    (dict, "keys"): lambda d: list(d.keys()),
+    (dict, "values"): lambda d: list(d.values()),
+    (dict, "items"): lambda d: list(d.items()),
+    (dict, "update"): lambda d, *a, **k: [d.update(x) for x in a if isinstance(x, dict)] and None or d.update(k),
+    (dict, "pop"): _dict_pop,
+    (dict, "setdefault"): lambda d, k, v=None: d.setdefault(k, v),
+    (dict, "clear"): lambda d: d.clear(),
+    (tuple, "index"): lambda t, x: t.index(x),
+    (tuple, "count"): lambda t, x: t.count(x),
+}

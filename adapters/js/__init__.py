@@ -1,0 +1,1 @@
+"""JavaScript workspaces: pnpm, npm, yarn, Turborepo and Nx share one package discovery."""

@@ -1,0 +1,163 @@
+"""npm and yarn workspaces (``workspaces`` in the root package.json).
+
+Static mode reads the manifests the way npm's installer (arborist) links packages: a
+dependency on a workspace package's name is a link to that package when the workspace
+version satisfies the range; otherwise npm goes to the registry for it (measured with npm 11 ``install --package-lock-only
+--offline``: ``^1.0.0`` on a 1.0.0 workspace links, ``^2.0.0`` and ``latest`` ask the
+registry, ``*`` links even a workspace without a version). All four dependency fields
+link, peers included (npm 7+ installs peers). ``link:``/``file:`` paths to a workspace
+directory link; yarn berry's ``workspace:`` protocol links as pnpm's does.
+
+Tool mode (npm only) asks ``npm query`` for the links npm really made; it needs an
+installed tree, so ``auto`` uses it only where ``npm install`` has run.
+
+Yarn follows the same rules (classic links a workspace whose version satisfies the
+range; berry's ``enableTransparentWorkspaces`` does the same by default). There is no
+yarn oracle on the test machines, so yarn's rules are taken from its documentation.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import ClassVar
+
+from ctxsel.cache import InputTracker
+from ctxsel.errors import ToolError, UserError
+from ctxsel.graph import BuildGraph
+
+from . import semver
+from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, resolve_path, workspace_target
+from .workspace import PNPM_WORKSPACE, JsPackage, detect_manager, discover, root_manifest, yarn_is_berry
+
+ANY_RANGE = ("", "*", "x", "X")
+NPM_HIDDEN_LOCKFILE = "node_modules/.package-lock.json"
+#: npm query never needs the network; keep it from checking for updates or auditing
+NPM_ENV = {"npm_config_update_notifier": "false", "npm_config_audit": "false", "npm_config_fund": "false", "npm_config_offline": "true"}
+
+
+def _declares_workspaces(root: Path) -> bool:
+    return isinstance(root_manifest(root).get("workspaces"), (list, dict))
+
+
+class NpmAdapter(PackageGraphAdapter):
+    name: ClassVar[str] = "npm"
+    tools: ClassVar[tuple[str, ...]] = ("npm",)
+
+    @classmethod
+    def detect(cls, root: Path) -> bool:
+        return not (root / PNPM_WORKSPACE).is_file() and _declares_workspaces(root)
+
+    def link_target(
+        self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
+    ) -> JsPackage | None:
+        if spec.startswith(WORKSPACE_PROTOCOL):
+            return workspace_target(pkg, dep_name, spec, names, dirs)
+        protocol, sep, rest = spec.partition(":")
+        if sep and protocol in ("file", "link", "portal"):
+            return dirs.get(resolve_path(pkg, rest))
+        if sep:
+            return None  # npm: aliases, git, http, catalog: ... come from elsewhere
+        found = names.get(dep_name)
+        if not found:
+            return None
+        target = found[0]
+        if spec in ANY_RANGE:
+            return target
+        return target if semver.satisfies(target.version or "", spec) else None
+
+    # ------------------------------------------------------------ tool mode
+    def installed(self) -> bool:
+        """npm answers from the installed tree; ``.package-lock.json`` is what ``npm install`` leaves."""
+        return (self.root / NPM_HIDDEN_LOCKFILE).is_file()
+
+    def resolved_source(self) -> str:
+        """``auto`` asks npm only in an installed workspace; elsewhere npm knows no more than the manifests."""
+        if self.options.source == "auto" and not self.options.query_file:
+            return "tool" if self.find_tool() and self.installed() else "static"
+        return super().resolved_source()
+
+    def load_tool(self, tracker: InputTracker) -> BuildGraph:
+        """Edges as npm actually linked them: ``npm query ':root, .workspace' --json``.
+
+        Each node's ``to`` lists the locations its dependency edges resolve to; a
+        workspace dependency resolves to the top-level link ``node_modules/<name>``.
+        Only an installed workspace can answer (npm query reads node_modules); the
+        root's implicit edges to every workspace are dropped unless its package.json
+        declares them. Edge types come from the declaring field.
+        """
+        tracker.note(self.root / NPM_HIDDEN_LOCKFILE)
+        if not self.options.query_file and not self.installed():
+            raise ToolError(
+                "npm query reads the installed node_modules, and this workspace is not installed",
+                hint="run npm install, or use --source static",
+            )
+        listed = self.parse_tool_json(self.tool_output(["query", ":root, .workspace", "--json"], NPM_ENV), "npm query")
+        if not isinstance(listed, list):
+            raise ToolError("npm query did not print a list of packages")
+        ws = discover(self.root, tracker)
+        graph = self.build_graph(ws, tracker, edges=False)
+        ids = self.assign_ids(ws)
+        by_dir = ws.by_dir()
+        for item in listed:
+            src_dir = str(item.get("location", "")).strip("/")
+            if src_dir not in by_dir:
+                continue
+            declared = self.declared_dependencies(by_dir[src_dir])
+            for loc in item.get("to") or []:
+                head, _, dep_name = str(loc).partition("node_modules/")
+                if head or dep_name not in declared:
+                    continue  # nested copies come from the registry; root edges only where declared
+                target = ws.by_name().get(dep_name)
+                if target and target[0].dir != src_dir:
+                    graph.add_edge(ids[src_dir], ids[target[0].dir], declared[dep_name][1])
+        return graph
+
+    def test_command(self, tests: list[str]) -> list[str]:
+        """``npm run test --workspace=a ...``; the root is not a workspace, so it joins
+        with ``--include-workspace-root``."""
+        argv = ["npm", "run", "test"]
+        for t in tests:
+            if t == self._root_id():
+                argv.append("--include-workspace-root")
+            else:
+                argv.append(f"--workspace={t}")
+        return argv
+
+    def _root_id(self) -> str:
+        """The root package's node id (its name, as ``assign_ids`` gives it), read without the graph."""
+        name = root_manifest(self.root).get("name")
+        return name if isinstance(name, str) and name else "."
+
+
+class YarnAdapter(NpmAdapter):
+    name: ClassVar[str] = "yarn"
+    #: no tool mode: yarn has no query that prints workspace dependency edges for both
+    #: yarn 1 and yarn 2+, and no yarn is installed where the differential tests run
+    tools: ClassVar[tuple[str, ...]] = ()
+
+    def resolved_source(self) -> str:
+        return "static" if self.options.source == "auto" else super(NpmAdapter, self).resolved_source()
+
+    def load_tool(self, tracker: InputTracker) -> BuildGraph:
+        raise UserError("yarn workspaces have no --source tool mode", hint="use --source static (the default)")
+
+    @classmethod
+    def detect(cls, root: Path) -> bool:
+        if (root / PNPM_WORKSPACE).is_file() or not _declares_workspaces(root):
+            return False
+        return detect_manager(root) == "yarn"
+
+    def test_command(self, tests: list[str]) -> list[str]:
+        """Yarn 2+: ``yarn workspaces foreach --all --include a ... run test`` (the root is a
+        workspace there). Yarn 1 has no multi-workspace filter: one ``yarn workspace a
+        test`` per package, chained with ``&&``, and plain ``yarn test`` for the root."""
+        if yarn_is_berry(self.root):
+            argv = ["yarn", "workspaces", "foreach", "--all"]
+            for t in tests:
+                argv += ["--include", t]
+            return argv + ["run", "test"]
+        steps = [["yarn", "test"] if t == self._root_id() else ["yarn", "workspace", t, "test"] for t in tests]
+        if len(steps) == 1:
+            return steps[0]
+        return ["sh", "-c", " && ".join(shlex.join(s) for s in steps)]

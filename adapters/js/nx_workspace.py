@@ -1,0 +1,410 @@
+"""Which projects an Nx workspace has, read the way Nx 24 reads them (without running node).
+
+Nx finds projects in two places and merges them by root directory:
+``project.json`` files anywhere in the workspace, and ``package.json`` files that the
+package manager's workspace globs select (pnpm-workspace.yaml, ``workspaces`` in the root
+package.json, lerna.json) or that sit next to a ``project.json``. The root package.json is a
+project only when it has an ``nx`` key (or a root project.json exists). A project.json name
+wins over a package.json name; without either a project is named after its directory.
+
+Files are listed the way Nx's walker lists them: ``node_modules``, ``.git`` and Nx's own
+state are skipped, and ``.gitignore``/``.nxignore`` rules are honoured, nested ones too and
+also outside a git repository (``ctxsel.files.IgnoreRules``' subset of gitignore). ``dist/``
+is not special: Nx lists a build output that no ignore file excludes (measured).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ctxsel.cache import InputTracker
+from ctxsel.errors import Location, ParseError
+from ctxsel.files import IgnoreRules, _glob_to_regex
+
+from .workspace import _expand_braces, expand_globs, workspace_globs
+
+#: never listed by Nx's file walker
+ALWAYS_SKIPPED = frozenset({"node_modules", ".git"})
+#: Nx state directories (``.nx/cache``, ``.nx/workspace-data``) and yarn's cache
+SKIPPED_PATHS = frozenset({".nx/cache", ".nx/workspace-data", ".yarn/cache"})
+
+
+# ---------------------------------------------------------------------- JSON with comments
+def _strip_jsonc(text: str) -> str:
+    """JSONC -> JSON: comments and trailing commas blanked, line breaks kept for error lines."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j == -1 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j == -1 else j + 2
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+        elif c == ",":
+            j = i + 1
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            # a comment between the comma and the closer is still a trailing comma
+            rest = _strip_jsonc(text[j:j + 200]).lstrip() if j < n and text[j] == "/" else text[j:j + 1]
+            out.append(" " if rest[:1] in ("}", "]") else ",")
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def display_path(path: Path, root: Path) -> str:
+    try:
+        return Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def read_jsonc(path: Path, tracker: InputTracker, root: Path) -> dict[str, Any]:
+    """A JSON object from a file Nx reads leniently (project.json, tsconfig, nx.json)."""
+    text = tracker.read_text(path)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        data = json.loads(_strip_jsonc(text))
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"invalid JSON: {exc.msg}", Location(display_path(path, root), exc.lineno)) from None
+    if not isinstance(data, dict):
+        raise ParseError("expected a JSON object", Location(display_path(path, root), 1))
+    return data
+
+
+# ---------------------------------------------------------------------- ignore files
+def _ignored(rules: list[tuple[str, IgnoreRules]], rel: str, is_dir: bool) -> bool:
+    """Whether an ignore file in one of ``rel``'s ancestor directories excludes it.
+
+    Each file's own ``!`` re-inclusions apply; a deeper file re-including what a parent
+    file excluded (rare) is not modelled.
+    """
+    for base, ruleset in rules:
+        if base and not rel.startswith(base + "/"):
+            continue
+        if ruleset.ignored(rel[len(base) + 1 :] if base else rel, is_dir):
+            return True
+    return False
+
+
+def list_files(root: Path, tracker: InputTracker) -> list[str]:
+    """Every file Nx would see, repo-relative POSIX paths, sorted."""
+    files: list[str] = []
+    stack: list[tuple[str, list[tuple[str, IgnoreRules]]]] = [("", [])]
+    while stack:
+        rel, rules = stack.pop()
+        base = root / rel if rel else root
+        entries = tracker.scandir(base)
+        names = {e.name for e in entries}
+        local = IgnoreRules()
+        for ignore_file in (".gitignore", ".nxignore"):
+            if ignore_file in names:
+                for line in tracker.read_text(base / ignore_file).splitlines():
+                    local.add(line)
+        if local:
+            rules = rules + [(rel, local)]
+        for entry in entries:
+            child = f"{rel}/{entry.name}" if rel else entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if entry.name in ALWAYS_SKIPPED or child in SKIPPED_PATHS or _ignored(rules, child, True):
+                    continue
+                stack.append((child, rules))
+            elif not _ignored(rules, child, False):
+                files.append(child)
+    files.sort()
+    return files
+
+
+# ---------------------------------------------------------------------- projects
+@dataclass
+class NxProject:
+    """One project as Nx configures it (the parts ctxsel needs)."""
+
+    name: str
+    root: str  # repo-relative POSIX, "." for the workspace root (Nx's spelling)
+    project_type: str | None = None  # "library" | "application" | None
+    targets: dict[str, Any] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)
+    implicit: list[str] = field(default_factory=list)
+    implicit_source: str = ""  # the file that declared the implicit dependencies (for errors)
+    manifest: dict[str, Any] | None = None  # package.json at the root, when it is one of Nx's inputs
+    in_workspaces: bool = False  # selected by the package manager's globs (package exports count)
+    config_files: list[str] = field(default_factory=list)
+
+    @property
+    def package(self) -> str:
+        """The project root as ctxsel spells directories ("" for the workspace root)."""
+        return "" if self.root == "." else self.root
+
+
+@dataclass
+class NxWorkspace:
+    root: Path
+    nx_json: dict[str, Any]
+    root_manifest: dict[str, Any] | None
+    projects: dict[str, NxProject]  # by name
+    files: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+
+def package_json_globs(root: Path, tracker: InputTracker) -> list[str]:
+    """Nx's ``getGlobPatternsFromPackageManagerWorkspaces``: package.json + pnpm + lerna globs."""
+    patterns: list[str] = []
+    _, globs, _, source = workspace_globs(root, tracker)
+    patterns += globs
+    if source != "package.json" and tracker.exists(root / "package.json"):
+        from .workspace import read_json
+
+        declared = read_json(root / "package.json", tracker).get("workspaces")
+        if isinstance(declared, dict):
+            declared = declared.get("packages")
+        if isinstance(declared, list):
+            patterns += [str(p) for p in declared]
+    lerna = root / "lerna.json"
+    if tracker.exists(lerna):
+        packages = read_jsonc(lerna, tracker, root).get("packages")
+        patterns += [str(p) for p in packages] if isinstance(packages, list) and packages else ["packages/*"]
+    return patterns
+
+
+def _to_project_name(root: str) -> str:
+    return root.rsplit("/", 1)[-1].lower()
+
+
+def _targets_from_manifest(manifest: dict[str, Any]) -> dict[str, Any]:
+    """package.json targets: scripts (or ``nx.includedScripts``) plus ``nx.targets``."""
+    scripts = manifest.get("scripts") if isinstance(manifest.get("scripts"), dict) else {}
+    nx = manifest.get("nx") if isinstance(manifest.get("nx"), dict) else {}
+    included = nx.get("includedScripts")
+    names = included if isinstance(included, list) else list(scripts)
+    targets: dict[str, Any] = {str(s): {"script": s} for s in names}
+    if isinstance(nx.get("targets"), dict):
+        targets.update({str(k): v for k, v in nx["targets"].items()})
+    return targets
+
+
+def _string_list(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
+    """All projects of the Nx workspace at ``root``."""
+    from .workspace import read_json
+
+    nx_json = read_jsonc(root / "nx.json", tracker, root) if tracker.exists(root / "nx.json") else {}
+    files = list_files(root, tracker)
+    file_set = set(files)
+    root_manifest = read_json(root / "package.json", tracker) if "package.json" in file_set else None
+
+    in_globs: set[str] = set()
+    if root_manifest is not None:
+        dirs = expand_globs(root, package_json_globs(root, tracker), tracker)
+        in_globs = {d or "." for d in dirs}
+        if "nx" in root_manifest:
+            in_globs.add(".")
+        else:
+            in_globs.discard(".")
+
+    by_root: dict[str, NxProject] = {}
+    project_jsons: dict[str, tuple[str, dict[str, Any]]] = {}
+    for f in files:
+        if f == "project.json" or f.endswith("/project.json"):
+            config = read_jsonc(root / f, tracker, root)
+            proj_root = str(config.get("root") or (f.rsplit("/", 1)[0] if "/" in f else ".")).strip("/") or "."
+            project_jsons[proj_root] = (f, config)
+    for f in files:
+        if not (f == "package.json" or f.endswith("/package.json")):
+            continue
+        proj_root = f.rsplit("/", 1)[0] if "/" in f else "."
+        if proj_root not in in_globs and proj_root not in project_jsons:
+            continue
+        manifest = root_manifest if f == "package.json" else read_json(root / f, tracker)
+        nx = manifest.get("nx") if isinstance(manifest.get("nx"), dict) else {}
+        name = nx.get("name") or manifest.get("name") or _to_project_name(proj_root)
+        project = NxProject(
+            name=str(name),
+            root=proj_root,
+            project_type=nx.get("projectType"),
+            targets=_targets_from_manifest(manifest),
+            tags=_string_list(nx.get("tags")),
+            implicit=_string_list(nx.get("implicitDependencies")),
+            implicit_source=f if nx.get("implicitDependencies") else "",
+            manifest=manifest,
+            in_workspaces=proj_root in in_globs,
+            config_files=[f],
+        )
+        layout = nx_json.get("workspaceLayout") if isinstance(nx_json.get("workspaceLayout"), dict) else {}
+        apps, libs = layout.get("appsDir"), layout.get("libsDir")
+        if project.project_type is None:
+            if apps and apps != libs and proj_root.startswith(apps):
+                project.project_type = "application"
+            elif libs is not None and proj_root.startswith(libs):
+                project.project_type = "library"
+        by_root[proj_root] = project
+    for proj_root, (f, config) in project_jsons.items():
+        project = by_root.get(proj_root)
+        if project is None:
+            project = NxProject(name=str(config.get("name") or _to_project_name(proj_root)), root=proj_root)
+            by_root[proj_root] = project
+        elif config.get("name"):
+            project.name = str(config["name"])
+        project.config_files.append(f)
+        if config.get("projectType"):
+            project.project_type = str(config["projectType"])
+        if isinstance(config.get("targets"), dict):
+            project.targets.update(config["targets"])
+        project.tags += _string_list(config.get("tags"))
+        if config.get("implicitDependencies"):
+            project.implicit += _string_list(config["implicitDependencies"])
+            project.implicit_source = f
+    projects: dict[str, NxProject] = {}
+    warnings: list[str] = []
+    for project in sorted(by_root.values(), key=lambda p: p.root):
+        other = projects.get(project.name)
+        if other is not None:
+            raise ParseError(
+                f"two Nx projects are named {project.name!r}: {other.root} and {project.root}",
+                Location(project.config_files[-1]),
+                hint="give one of them a different \"name\" (Nx refuses duplicate project names too)",
+            )
+        projects[project.name] = project
+    return NxWorkspace(root, nx_json, root_manifest, projects, files, warnings)
+
+
+def project_kind(project: NxProject, files: set[str]) -> str:
+    """Nx's ``getProjectType``: lib / app / e2e, from projectType or the files at the root."""
+    if project.project_type:
+        if project.project_type == "library":
+            return "lib"
+        return "e2e" if project.name.endswith("-e2e") or project.name == "e2e" else "app"
+    prefix = "" if project.root == "." else project.root + "/"
+    if prefix + "tsconfig.lib.json" in files:
+        return "lib"
+    if prefix + "tsconfig.app.json" in files:
+        return "app"
+    manifest = project.manifest
+    if manifest is not None and not any(k in manifest for k in ("exports", "main", "module", "bin")):
+        return "app"
+    return "lib"
+
+
+# ---------------------------------------------------------------------- project patterns
+_GLOB_CHARS = frozenset("*|{}()[")
+
+
+def _minimatch(pattern: str, value: str) -> bool:
+    """minimatch with ``dot: true`` (the subset project patterns use)."""
+    if value == pattern:
+        return True
+    return any(re.fullmatch(_glob_to_regex(alt), value) for alt in _expand_braces(pattern))
+
+
+def match_projects(patterns: list[str], projects: dict[str, NxProject]) -> list[str]:
+    """Nx's ``findMatchingProjects``: names, globs, ``tag:``/``name:``/``directory:``, ``!`` exclusions.
+
+    A plain word that is not a project name matches names containing it as a
+    hyphen-delimited word ("core" matches "@ws/core" but not "core-e2e"), as Nx does.
+    """
+    patterns = [p for p in patterns if p]
+    if not patterns:
+        return []
+    if patterns[0].startswith("!"):
+        patterns = ["*", *patterns]
+    names = list(projects)
+    matched: dict[str, None] = {}
+
+    def apply(name: str, exclude: bool) -> None:
+        if exclude:
+            matched.pop(name, None)
+        else:
+            matched[name] = None
+
+    for raw in patterns:
+        if raw.startswith("nx-cloud:"):
+            continue
+        exclude = raw.startswith("!")
+        value = raw[1:] if exclude else raw
+        kind = "unlabeled"
+        if value not in projects and ":" in value:
+            label, rest = value.split(":", 1)
+            if label in ("name", "tag", "directory", "unlabeled"):
+                kind, value = label, rest
+        elif value in projects:
+            kind = "name"
+        if value == "*":
+            for n in names:
+                apply(n, exclude)
+            continue
+        if kind == "tag":
+            for n in names:
+                tags = projects[n].tags
+                if value in tags or (any(c in _GLOB_CHARS for c in value) and any(_minimatch(value, t) for t in tags)):
+                    apply(n, exclude)
+            continue
+        before = set(matched)
+        if kind in ("name", "unlabeled"):
+            if value in projects:
+                apply(value, exclude)
+            elif not any(c in _GLOB_CHARS for c in value):
+                rx = re.compile(rf"(?<![@a-zA-Z0-9-]){re.escape(value)}(?![@a-zA-Z0-9-])", re.IGNORECASE)
+                for n in names:
+                    if rx.search(n):
+                        apply(n, exclude)
+            else:
+                for n in names:
+                    if _minimatch(value, n):
+                        apply(n, exclude)
+            if kind == "name" or set(matched) != before:
+                continue
+        for n in names:  # directory patterns (and unlabeled ones that matched no name)
+            if _minimatch(value, projects[n].root):
+                apply(n, exclude)
+    return list(matched)
+
+
+def implicit_dependencies(source: str, projects: dict[str, NxProject]) -> tuple[list[str], list[str]]:
+    """``(added, removed)`` project names for one project's ``implicitDependencies``.
+
+    Nx's ``normalizeImplicitDependencies``: positive patterns select projects unless a
+    negative pattern excludes them; every project a ``!pattern`` names is also removed
+    from the source's dependencies, including edges found in package.json or imports.
+    """
+    raw = projects[source].implicit
+    positive = [p for p in raw if not p.startswith("!")]
+    negative = [p for p in raw if p.startswith("!")]
+    added = [n for n in match_projects(positive + negative, projects) if n != source] if positive else []
+    removed = match_projects([p[1:] for p in negative], projects)
+    return added, removed
+
+
+def invalid_implicit(source: str, projects: dict[str, NxProject]) -> list[str]:
+    """The implicitDependencies entries that name no project (Nx refuses the workspace then)."""
+    bad = []
+    for entry in projects[source].implicit:
+        name = entry[1:] if entry.startswith("!") else entry
+        if name.startswith("nx-cloud:") or name in projects:
+            continue
+        if not match_projects([entry], projects):
+            bad.append(entry)
+    return bad

@@ -1,0 +1,258 @@
+"""What pnpm, npm, yarn and Turborepo have in common: a graph of workspace packages.
+
+Each of those tools builds the same kind of graph -- one node per package.json, an
+edge where a dependency field names another workspace package -- but they disagree on
+*which* dependency specs link to a workspace package (``workspace:`` ranges, ``link:``
+paths, plain semver ranges, peer dependencies). ``PackageGraphAdapter`` builds the graph
+once; each subclass answers only the questions where its tool differs
+(``edge_fields``, ``link_target``, ``has_test``, ``test_command``).
+
+Node ids are package names, the names users type and the tools accept in ``--filter``.
+A package without a name, or the second package with a name already taken, is named by
+its directory (``./packages/x``), which every one of these tools also accepts as a selector.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import subprocess
+from pathlib import Path
+from typing import Any, ClassVar, Iterable
+
+from ctxsel.adapters.base import Adapter
+from ctxsel.cache import InputTracker
+from ctxsel.errors import ToolError
+from ctxsel.graph import DEP, DEV, OPTIONAL, PEER, BuildGraph, Node
+
+from . import semver
+from .workspace import JsPackage, JsWorkspace, discover
+
+#: package.json fields that declare dependencies and the edge type each becomes, lowest
+#: priority first: when one name appears in several fields, the later field's spec is the
+#: one the tools use (measured with pnpm 12 and turbo 2: ``dependencies: "^1.0.0"`` plus
+#: ``devDependencies: "workspace:*"`` is *no* edge; ``devDependencies: "workspace:*"`` plus
+#: ``peerDependencies: "^1.0.0"`` is one).
+DEP_FIELDS: tuple[tuple[str, str], ...] = (
+    ("peerDependencies", PEER),
+    ("devDependencies", DEV),
+    ("optionalDependencies", OPTIONAL),
+    ("dependencies", DEP),
+)
+WORKSPACE_PROTOCOL = "workspace:"
+TOOL_TIMEOUT = 120.0  # seconds; a tool that takes longer is reported, never waited on forever
+
+
+def dir_selector(dir_: str) -> str:
+    """How pnpm, npm and turbo name a package by directory (``./packages/x``; ``.`` for the root)."""
+    return f"./{dir_}" if dir_ else "."
+
+
+def split_alias(text: str) -> tuple[str | None, str]:
+    """``@scope/name@^1`` -> (``@scope/name``, ``^1``); a bare range -> (None, range)."""
+    at = text.find("@", 1)
+    if at > 0 and not text[0].isdigit() and text[0] not in "^~<>=*v":
+        return text[:at], text[at + 1 :]
+    return None, text
+
+
+def resolve_path(pkg: JsPackage, target: str) -> str:
+    """A ``link:``/``file:`` path of ``pkg`` as a repo-relative directory."""
+    joined = posixpath.normpath(posixpath.join(pkg.dir or ".", target.replace("\\", "/")))
+    return "" if joined == "." else joined
+
+
+def workspace_target(
+    pkg: JsPackage,
+    dep_name: str,
+    spec: str,
+    names: dict[str, list[JsPackage]],
+    dirs: dict[str, JsPackage],
+    check_range: bool = True,
+) -> JsPackage | None:
+    """Where a ``workspace:`` spec points: ``workspace:../dir``, ``workspace:@alias/name@range``
+    or ``workspace:<range>`` on ``dep_name``.
+
+    ``*``, ``^`` and ``~`` accept any version. With ``check_range`` (pnpm, yarn) a range
+    must be satisfied and picks the highest satisfying version among same-named
+    packages; without it (Turborepo) the range is ignored and the first package wins.
+    """
+    rest = spec[len(WORKSPACE_PROTOCOL):]
+    if rest.startswith((".", "/")):
+        return dirs.get(resolve_path(pkg, rest))
+    alias, wanted = split_alias(rest)
+    candidates = names.get(alias or dep_name, [])
+    if not check_range:
+        return candidates[0] if candidates else None
+    return highest(candidates, None if wanted in ("", "*", "^", "~") else wanted)
+
+
+def highest(candidates: Iterable[JsPackage], range_text: str | None) -> JsPackage | None:
+    """The candidate with the highest version satisfying ``range_text`` (None = any version).
+
+    This is how pnpm picks between workspace packages that share a name. A package
+    without a parsable ``version`` satisfies every range (pnpm links it for
+    ``workspace:^1.0.0``, measured).
+    """
+    best: JsPackage | None = None
+    best_key: tuple | None = None
+    for pkg in candidates:
+        parsed = semver.parse_version(pkg.version or "")
+        if range_text is not None and parsed is not None and not semver.satisfies(pkg.version or "", range_text):
+            continue
+        key = (1, semver.version_key(parsed)) if parsed is not None else (0,)
+        if best_key is None or key > best_key:
+            best, best_key = pkg, key
+    return best
+
+
+class PackageGraphAdapter(Adapter):
+    """A workspace of package.json packages; subclasses supply one tool's linking rules."""
+
+    node_noun: ClassVar[str] = "package"
+    #: dependency fields that are edges for this tool
+    edge_fields: ClassVar[tuple[tuple[str, str], ...]] = DEP_FIELDS
+
+    # ------------------------------------------------------------ graph
+    def load(self, tracker: InputTracker) -> BuildGraph:
+        """The graph, carrying the loader's warnings so a cache hit still prints them."""
+        graph = super().load(tracker)
+        graph.warnings.extend(w for w in self.warnings if w not in graph.warnings)
+        self.warnings.clear()
+        return graph
+
+    def load_static(self, tracker: InputTracker) -> BuildGraph:
+        return self.build_graph(discover(self.root, tracker), tracker)
+
+    def build_graph(self, ws: JsWorkspace, tracker: InputTracker, edges: bool = True) -> BuildGraph:
+        """Nodes for every package, and (with ``edges``) the edges this tool would link."""
+        self.warnings.extend(w for w in ws.warnings if w not in self.warnings)
+        self.prepare(ws, tracker)
+        ids = self.assign_ids(ws)
+        graph = BuildGraph(self.name, str(self.root))
+        for pkg in ws.packages:
+            graph.add_node(self.make_node(pkg, ids[pkg.dir]))
+        if edges:
+            names = ws.by_name()
+            dirs = ws.by_dir()
+            for pkg in ws.packages:
+                for dep_name, (spec, edge_type) in self.declared_dependencies(pkg).items():
+                    target = self.link_target(pkg, dep_name, spec, names, dirs)
+                    if target is not None and target.dir != pkg.dir:
+                        graph.add_edge(ids[pkg.dir], ids[target.dir], edge_type)
+            self.finish(graph, ws, ids)
+        return graph
+
+    def active_fields(self) -> tuple[tuple[str, str], ...]:
+        """``edge_fields`` minus devDependencies when ``extra["prod"]`` asks for ``--filter-prod``."""
+        if self.options.extra.get("prod", "").lower() in ("1", "true", "yes"):
+            return tuple(f for f in self.edge_fields if f[0] != "devDependencies")
+        return self.edge_fields
+
+    def declared_dependencies(self, pkg: JsPackage) -> dict[str, tuple[str, str]]:
+        """name -> (spec, edge type): one spec per name, the highest-priority field winning."""
+        merged: dict[str, tuple[str, str]] = {}
+        for field_name, edge_type in self.active_fields():
+            declared = pkg.manifest.get(field_name)
+            if isinstance(declared, dict):
+                for dep_name, spec in declared.items():
+                    if isinstance(spec, str):
+                        merged[dep_name] = (spec.strip(), edge_type)
+        return merged
+
+    def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
+        """Read tool settings the linking rules need (``.npmrc``, turbo.json), before any edge."""
+
+    def finish(self, graph: BuildGraph, ws: JsWorkspace, ids: dict[str, str]) -> None:
+        """Add tool-specific nodes or edges (Turborepo's ``//``) once the package edges exist."""
+
+    def assign_ids(self, ws: JsWorkspace) -> dict[str, str]:
+        """dir -> node id: the package name, or its directory when unnamed or a duplicate."""
+        ids: dict[str, str] = {}
+        taken: set[str] = set()
+        for pkg in ws.packages:
+            nid = pkg.name if pkg.name and pkg.name not in taken else dir_selector(pkg.dir)
+            taken.add(nid)
+            ids[pkg.dir] = nid
+        return ids
+
+    def make_node(self, pkg: JsPackage, node_id: str) -> Node:
+        return Node(
+            id=node_id,
+            kind="root" if pkg.is_root else "package",
+            package=pkg.dir,
+            is_test=self.has_test(pkg),
+            meta={"name": pkg.name, "version": pkg.version, "scripts": dict(pkg.scripts)},
+        )
+
+    def has_test(self, pkg: JsPackage) -> bool:
+        """pnpm, npm and yarn run ``<tool> test`` only where a ``test`` script exists."""
+        return "test" in pkg.scripts
+
+    def link_target(
+        self,
+        pkg: JsPackage,
+        dep_name: str,
+        spec: str,
+        names: dict[str, list[JsPackage]],
+        dirs: dict[str, JsPackage],
+    ) -> JsPackage | None:
+        """The workspace package that ``dep_name: spec`` in ``pkg`` links to, or None (external)."""
+        raise NotImplementedError
+
+    def manifest_patterns(self) -> tuple[str, ...]:
+        """Every file ``load_static`` reads: manifests, workspace and tool settings."""
+        return ("package.json", "pnpm-workspace.yaml", "turbo.json", ".npmrc")
+
+    # ------------------------------------------------------------ inputs
+    def resolve(self, graph: BuildGraph, spec: str) -> list[str]:
+        """A node id, a package name shared by several packages (all of them, as pnpm's
+        ``--filter name`` selects them all), or a path inside a package."""
+        named = sorted(n.id for n in graph.nodes() if n.meta.get("name") == spec)
+        if named:
+            return named
+        return super().resolve(graph, spec)
+
+    # ------------------------------------------------------------ tools
+    def run_tool(self, argv: list[str], env: dict[str, str], timeout: float = TOOL_TIMEOUT) -> str:
+        """Run the real tool in the repo root with ``env`` added; its stdout, or ToolError."""
+        full_env = dict(os.environ)
+        full_env.update(env)
+        try:
+            proc = subprocess.run(
+                argv, cwd=self.root, env=full_env, capture_output=True, text=True, timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )
+        except subprocess.TimeoutExpired:
+            raise ToolError(f"{Path(argv[0]).name} did not answer within {timeout:.0f} s: {' '.join(argv[1:])}") from None
+        except OSError as exc:
+            raise ToolError(f"cannot run {argv[0]}: {exc}") from None
+        if proc.returncode != 0:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+            raise ToolError(
+                f"{Path(argv[0]).name} {' '.join(argv[1:2])} failed (exit {proc.returncode}): " + " | ".join(tail),
+                hint="use --source static to read the manifests without the tool",
+            )
+        return proc.stdout
+
+    def tool_output(self, argv: list[str], env: dict[str, str]) -> str:
+        """The tool's answer, or the saved answer in ``--query-file``."""
+        if self.options.query_file:
+            try:
+                with open(self.options.query_file, encoding="utf-8") as fh:
+                    return fh.read()
+            except OSError as exc:
+                raise ToolError(f"cannot read --query-file: {exc}") from None
+        tool = self.find_tool()
+        assert tool is not None  # load() checked
+        return self.run_tool([tool, *argv], env)
+
+    @staticmethod
+    def parse_tool_json(text: str, what: str) -> Any:
+        import json
+
+        start = min((i for i in (text.find("["), text.find("{")) if i >= 0), default=-1)
+        try:
+            return json.loads(text[start:] if start >= 0 else text)
+        except ValueError:
+            raise ToolError(f"{what} did not print JSON: {text[:200]!r}") from None

@@ -1,0 +1,177 @@
+"""Does a workspace package's version satisfy a dependency's range? node-semver's rules.
+
+pnpm (``workspace:^1.2.0``, ``link-workspace-packages``), npm, yarn and Turborepo decide
+whether a dependency on a workspace package's name is a link to that package by testing
+its ``version`` against the range with node-semver. A Python semver library would add a
+dependency for ~100 lines, and the others (PEP 440, semantic_version's default) disagree
+with node-semver on ``^0.x``, partial versions and prereleases, which is exactly what
+decides an edge here. Implemented: ``||``, hyphen ranges, ``^ ~ < <= > >= =``, ``x``/``*``
+partials and the prerelease rule (``1.1.0-beta`` satisfies only ranges that name a
+prerelease of 1.1.0); ``includePrerelease`` and loose-mode oddities are not.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+Version = tuple[int, int, int, tuple[object, ...]]  # (major, minor, patch, prerelease ids)
+
+_VERSION = re.compile(r"^\s*[=v]*\s*(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?\s*$")
+_PARTIAL = re.compile(
+    r"^[=v]*(\d+|[xX*])(?:\.(\d+|[xX*])(?:\.(\d+|[xX*])(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?)?)?$"
+)
+_COMPARATOR = re.compile(r"^(<=|>=|<|>|=|\^|~>?)?\s*(.*)$")
+
+
+def _pre_ids(text: str | None) -> tuple[object, ...]:
+    if not text:
+        return ()
+    return tuple(int(p) if p.isdigit() else p for p in text.split("."))
+
+
+def parse_version(text: str) -> Version | None:
+    m = _VERSION.match(text)
+    if not m:
+        return None
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3)), _pre_ids(m.group(4)))
+
+
+def _pre_key(pre: tuple[object, ...]) -> tuple:
+    """Sort key: a release sorts after its prereleases; numeric ids before alphanumeric."""
+    if not pre:
+        return (1,)
+    return (0, tuple((0, p, "") if isinstance(p, int) else (1, 0, p) for p in pre))
+
+
+def version_key(v: Version) -> tuple:
+    """Sort key in semver precedence order."""
+    return (v[0], v[1], v[2], _pre_key(v[3]))
+
+
+Comparator = tuple[str, Version]
+_ANY: list[Comparator] = []
+_NONE: list[Comparator] = [("<", (0, 0, 0, (0,)))]
+
+
+def _partial(text: str) -> tuple[int | None, int | None, int | None, tuple[object, ...]] | None:
+    m = _PARTIAL.match(text)
+    if not m:
+        return None
+    nums = [None if g is None or g in "xX*" else int(g) for g in m.group(1, 2, 3)]
+    # 1.x.3 is 1.x: a wildcard makes every later part a wildcard
+    for i in range(3):
+        if nums[i] is None:
+            nums[i + 1 :] = [None] * (2 - i)
+            break
+    return nums[0], nums[1], nums[2], _pre_ids(m.group(4))
+
+
+def _comparators(op: str, text: str) -> list[Comparator] | None:
+    """One comparator token desugared into plain ``<, <=, >, >=, =`` comparators."""
+    p = _partial(text) if text else (None, None, None, ())
+    if p is None:
+        return None
+    M, m, pt, pre = p
+    if op in ("", "="):
+        if M is None:
+            return _ANY
+        if m is None:
+            return [(">=", (M, 0, 0, ())), ("<", (M + 1, 0, 0, (0,)))]
+        if pt is None:
+            return [(">=", (M, m, 0, ())), ("<", (M, m + 1, 0, (0,)))]
+        return [("=", (M, m, pt, pre))]
+    if op in ("~", "~>"):
+        if M is None:
+            return _ANY
+        if m is None:
+            return [(">=", (M, 0, 0, ())), ("<", (M + 1, 0, 0, (0,)))]
+        return [(">=", (M, m, pt or 0, pre)), ("<", (M, m + 1, 0, (0,)))]
+    if op == "^":
+        if M is None:
+            return _ANY
+        lo = (M, m or 0, pt or 0, pre)
+        if M > 0 or m is None:
+            hi = (M + 1, 0, 0, (0,))
+        elif m > 0 or pt is None:
+            hi = (0, m + 1, 0, (0,))
+        else:
+            hi = (0, 0, pt + 1, (0,))
+        return [(">=", lo), ("<", hi)]
+    # plain inequalities with partial versions
+    if M is None:
+        return _NONE if op in ("<", ">") else _ANY
+    if op == ">":
+        if m is None:
+            return [(">=", (M + 1, 0, 0, ()))]
+        if pt is None:
+            return [(">=", (M, m + 1, 0, ()))]
+        return [(">", (M, m, pt, pre))]
+    if op == ">=":
+        return [(">=", (M, m or 0, pt or 0, pre))]
+    if op == "<":
+        return [("<", (M, m or 0, pt or 0, pre if pt is not None else (0,)))]
+    # <=
+    if m is None:
+        return [("<", (M + 1, 0, 0, (0,)))]
+    if pt is None:
+        return [("<", (M, m + 1, 0, (0,)))]
+    return [("<=", (M, m, pt, pre))]
+
+
+def _hyphen(lo: str, hi: str) -> list[Comparator] | None:
+    a, b = _partial(lo), _partial(hi)
+    if a is None or b is None:
+        return None
+    out: list[Comparator] = []
+    if a[0] is not None:
+        out.append((">=", (a[0], a[1] or 0, a[2] or 0, a[3])))
+    if b[0] is not None:
+        out += _comparators("<=", hi) or []
+    return out
+
+
+@lru_cache(maxsize=4096)
+def parse_range(text: str) -> tuple[tuple[Comparator, ...], ...] | None:
+    """The comparator sets of a range (any set may match), or None if it is not a semver range."""
+    sets: list[tuple[Comparator, ...]] = []
+    for part in text.split("||"):
+        part = part.strip()
+        hy = re.fullmatch(r"(\S+)\s+-\s+(\S+)", part)
+        if hy:
+            comps = _hyphen(hy.group(1), hy.group(2))
+            if comps is None:
+                return None
+            sets.append(tuple(comps))
+            continue
+        # "> 1.2" and ">=1.2" are both one comparator: glue operators to their version
+        tokens = re.sub(r"(<=|>=|<|>|=|\^|~>?)\s+", r"\1", part).split()
+        comps = []
+        for tok in tokens or [""]:
+            m = _COMPARATOR.match(tok)
+            got = _comparators(m.group(1) or "", m.group(2)) if m else None
+            if got is None:
+                return None
+            comps.extend(got)
+        sets.append(tuple(comps))
+    return tuple(sets)
+
+
+def _test(op: str, v: Version, bound: Version) -> bool:
+    a, b = version_key(v), version_key(bound)
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "=": a == b}[op]
+
+
+def satisfies(version: str, range_text: str) -> bool | None:
+    """node-semver ``satisfies``; None when either side is not semver (callers decide what that means)."""
+    v = parse_version(version)
+    sets = parse_range(range_text)
+    if v is None or sets is None:
+        return None
+    for comps in sets:
+        if not all(_test(op, v, bound) for op, bound in comps):
+            continue
+        if v[3] and not any(b[3] and b[:3] == v[:3] for _, b in comps if b != (0, 0, 0, (0,))):
+            continue  # a prerelease matches only a range that names a prerelease of its own x.y.z
+        return True
+    return False

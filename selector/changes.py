@@ -1,0 +1,272 @@
+"""Which files a change touches, asked of git.
+
+Four ways to name a change, chosen to match what each tool's own "affected" mode
+does so that ctxsel's answer can be compared with it:
+
+- ``--since REF``: the merge-base of REF and HEAD against the *working tree*,
+  uncommitted edits and untracked (not ignored) files included. That is Nx's
+  ``--base REF`` and Turborepo's ``[REF]``; pnpm's ``[REF]`` ignores untracked files
+  and diffs REF itself, which only differs when REF is not an ancestor of HEAD
+  (then the merge-base is what a branch author means: "what did *my* branch change").
+- ``--base A --head B``: merge-base(A, B) against B, committed history only
+  (Nx ``--base A --head B``, Turborepo ``[A...B]``, a CI pull-request job).
+- ``--staged``: the index against HEAD (a pre-commit hook; before the first commit
+  against the empty tree).
+- ``--files F...``: the files given, no git needed (Nx ``--files``); a path that no
+  longer exists counts as deleted.
+
+Renames are detected (``-M``) so a moved file is reported once with its old path;
+``affected`` decides which side counts. A shallow clone or an unknown ref raises
+``GitError`` (exit 2) rather than silently diffing against nothing, and every git
+call has a timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from .errors import GitError
+
+GIT_TIMEOUT = float(os.environ.get("CTXSEL_GIT_TIMEOUT", "30"))
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
+
+ADDED, MODIFIED, DELETED, RENAMED = "A", "M", "D", "R"
+
+
+@dataclass(frozen=True)
+class ChangedFile:
+    """One changed path, workspace-relative POSIX. ``old_path`` is set for renames."""
+
+    path: str
+    status: str  # A, M, D or R
+    old_path: str | None = None
+
+
+@dataclass
+class FileChanges:
+    """The changed files and the revision their *old* side lives in.
+
+    ``base_rev`` is the commit whose tree holds deleted and renamed-away files (so
+    their former owners can be found); None when there is no git history to ask.
+    """
+
+    files: list[ChangedFile]
+    description: str
+    base_rev: str | None = None
+    head_rev: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+class Git:
+    """Runs git in one workspace directory; every call bounded by ``GIT_TIMEOUT``."""
+
+    def __init__(self, root: Path, timeout: float = GIT_TIMEOUT) -> None:
+        self.root = root
+        self.timeout = timeout
+        self._state: tuple[bool, str | None] | None = None  # (shallow, HEAD sha), asked once
+
+    def run(self, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+        env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
+        # Hooks run git with GIT_DIR/GIT_INDEX_FILE set for the outer repository; keep
+        # them (a pre-commit hook must see that index) but never let a pager start.
+        env["GIT_PAGER"] = "cat"
+        argv = ["git", "-c", "core.quotepath=off", *args]
+        try:
+            proc = subprocess.run(
+                argv, cwd=self.root, env=env, input=input, capture_output=True, timeout=self.timeout
+            )
+        except FileNotFoundError:
+            raise GitError("git is not installed (change selectors need it)", hint="use --files F... instead") from None
+        except subprocess.TimeoutExpired:
+            raise GitError(f"`git {' '.join(args[:3])}` took more than {self.timeout:.0f} s",
+                           hint="set CTXSEL_GIT_TIMEOUT=SECONDS to wait longer") from None
+        if check and proc.returncode != 0:
+            msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise GitError(f"`git {' '.join(args)}` failed: {msg[0] if msg else f'exit {proc.returncode}'}")
+        return proc
+
+    def out(self, *args: str) -> str:
+        return self.run(*args).stdout.decode("utf-8", "replace").strip()
+
+    # ------------------------------------------------------------ repository facts
+    def _probe(self) -> tuple[bool, str | None]:
+        """One git process for three facts (a pre-commit hook pays per process)."""
+        if self._state is None:
+            proc = self.run("rev-parse", "--is-inside-work-tree", "--is-shallow-repository",
+                            "--verify", "--quiet", "HEAD^{commit}", check=False)
+            lines = proc.stdout.decode("utf-8", "replace").split()
+            if len(lines) < 2 or lines[0] != "true":
+                raise GitError(f"{self.root} is not inside a git work tree",
+                               hint="change selectors (--since/--base/--staged) need git; use --files F... instead")
+            self._state = (lines[1] == "true", lines[2] if proc.returncode == 0 and len(lines) > 2 else None)
+        return self._state
+
+    def ensure_repo(self) -> None:
+        self._probe()
+
+    def is_shallow(self) -> bool:
+        return self._probe()[0]
+
+    def has_head(self) -> bool:
+        return self._probe()[1] is not None
+
+    def head(self) -> str:
+        sha = self._probe()[1]
+        if sha is None:
+            raise GitError("HEAD does not exist yet (no commit)")
+        return sha
+
+    def commit(self, ref: str) -> str:
+        """The commit sha ``ref`` names, or a GitError that says why not."""
+        if ref.startswith("-"):
+            raise GitError(f"not a git revision: {ref!r}")
+        proc = self.run("rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}", check=False)
+        if proc.returncode == 0:
+            return proc.stdout.decode().strip()
+        if self.is_shallow():
+            raise GitError(f"unknown git revision {ref!r} in a shallow clone",
+                           hint="fetch the history it needs: git fetch --unshallow (CI: fetch-depth: 0)")
+        raise GitError(f"unknown git revision {ref!r}", hint="git branch -a / git log --oneline list what exists")
+
+    def merge_base(self, a: str, b: str) -> str:
+        proc = self.run("merge-base", a, b, check=False)
+        if proc.returncode == 0:
+            return proc.stdout.decode().strip()
+        if self.is_shallow():
+            raise GitError("the merge-base is missing from this shallow clone",
+                           hint="fetch the history it needs: git fetch --unshallow (CI: fetch-depth: 0)")
+        raise GitError(f"{a[:12]} and {b[:12]} have no common ancestor")
+
+    def prefix(self) -> str:
+        """The workspace directory relative to the git top level ("" at the top)."""
+        return self.out("rev-parse", "--show-prefix").rstrip("/")
+
+    # ------------------------------------------------------------ diffs
+    def name_status(self, *revs: str, cached: bool = False) -> list[ChangedFile]:
+        args = ["diff", "--no-ext-diff", "--no-textconv", "--name-status", "-M", "-z", "--relative"]
+        if cached:
+            args.append("--cached")
+        return parse_name_status(self.run(*args, *revs, "--").stdout)
+
+    def untracked(self) -> list[ChangedFile]:
+        raw = self.run("ls-files", "--others", "--exclude-standard", "-z").stdout
+        return [ChangedFile(p, ADDED) for p in raw.decode("utf-8", "replace").split("\0") if p]
+
+
+def parse_name_status(raw: bytes) -> list[ChangedFile]:
+    """Parse ``git diff --name-status -z`` (``R087\\0old\\0new`` for renames)."""
+    parts = raw.decode("utf-8", "replace").split("\0")
+    out: list[ChangedFile] = []
+    i = 0
+    while i < len(parts) and parts[i]:
+        code = parts[i]
+        kind = code[0]
+        if kind in "RC":
+            old, new = parts[i + 1], parts[i + 2]
+            i += 3
+            # A copy leaves its source untouched: only the new file is a change.
+            out.append(ChangedFile(new, RENAMED, old) if kind == "R" else ChangedFile(new, ADDED))
+            continue
+        path = parts[i + 1]
+        i += 2
+        status = {"A": ADDED, "D": DELETED}.get(kind, MODIFIED)  # M, T (type), U (unmerged)
+        out.append(ChangedFile(path, status))
+    return out
+
+
+def _dedupe(files: Sequence[ChangedFile]) -> list[ChangedFile]:
+    seen: dict[str, ChangedFile] = {}
+    for f in files:
+        seen.setdefault(f.path, f)
+    return sorted(seen.values(), key=lambda f: f.path)
+
+
+def changed_files(
+    root: Path,
+    since: str | None = None,
+    base: str | None = None,
+    head: str | None = None,
+    staged: bool = False,
+    files: Sequence[str] | None = None,
+    untracked: bool = True,
+) -> FileChanges:
+    """The files one change selector names, relative to the workspace ``root``."""
+    chosen = [name for name, on in (("--since", since), ("--base", base), ("--staged", staged), ("--files", files)) if on]
+    if head and not base:
+        raise GitError("--head needs --base (the range is merge-base(base, head)..head)")
+    if len(chosen) > 1:
+        raise GitError(f"choose one change selector, not {' and '.join(chosen)}")
+    if files:
+        return _explicit_files(root, files)
+    git = Git(root)
+    git.ensure_repo()
+    if since:
+        ref = git.commit(since)
+        if not git.has_head():
+            raise GitError("--since needs at least one commit (HEAD does not exist yet)")
+        mb = git.merge_base(ref, "HEAD")
+        found = git.name_status(mb)
+        if untracked:
+            found += git.untracked()
+        return FileChanges(_dedupe(found), f"merge-base of {since} ({mb[:10]}) vs working tree", mb, None)
+    if base:
+        a = git.commit(base)
+        b = git.commit(head or "HEAD")
+        mb = git.merge_base(a, b)
+        found = git.name_status(mb, b)
+        return FileChanges(_dedupe(found), f"{base}...{head or 'HEAD'} ({mb[:10]}..{b[:10]})", mb, b)
+    if staged:
+        if git.has_head():
+            return FileChanges(_dedupe(git.name_status("HEAD", cached=True)), "staged changes vs HEAD", git.head())
+        return FileChanges(_dedupe(git.name_status(EMPTY_TREE, cached=True)), "staged changes (no commit yet)", None)
+    raise GitError("no change selector given (--since REF, --base A [--head B], --staged or --files F...)")
+
+
+def _explicit_files(root: Path, files: Sequence[str]) -> FileChanges:
+    """``--files``: paths as typed (relative to the current directory or the root)."""
+    out: list[ChangedFile] = []
+    warnings: list[str] = []
+    real_root = root.resolve()
+    for spec in files:
+        for item in spec.split(","):  # Nx's --files=a,b form too
+            item = item.strip()
+            if not item:
+                continue
+            rel = _workspace_relative(real_root, item)
+            if rel is None:
+                warnings.append(f"--files {item}: outside the workspace {root}, ignored")
+                continue
+            status = MODIFIED if (real_root / rel).exists() else DELETED
+            out.append(ChangedFile(rel, status))
+    base_rev = None
+    if any(f.status == DELETED for f in out):
+        # A deleted file's owners live in HEAD's graph, when there is one to ask.
+        try:
+            git = Git(root)
+            base_rev = git.head() if git.has_head() else None
+        except GitError:
+            base_rev = None
+    return FileChanges(_dedupe(out), "files given with --files", base_rev, None, warnings)
+
+
+def _workspace_relative(real_root: Path, spec: str) -> str | None:
+    candidates = [Path(spec)] if os.path.isabs(spec) else [Path.cwd() / spec, real_root / spec]
+    fallback: str | None = None
+    for cand in candidates:
+        p = Path(os.path.normpath(cand))
+        try:
+            rel = p.resolve().relative_to(real_root) if p.exists() else p.relative_to(real_root)
+        except ValueError:
+            try:
+                rel = p.relative_to(real_root)
+            except ValueError:
+                continue
+        rel_s = rel.as_posix()
+        if p.exists():
+            return rel_s
+        fallback = fallback or rel_s
+    return fallback

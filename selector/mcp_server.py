@@ -1,0 +1,380 @@
+"""``ctxsel mcp``: the Python API served to agents over the Model Context Protocol (stdio).
+
+Two layers, so the logic can be tested without a protocol round trip:
+
+* ``CtxselTools`` answers the four questions by calling the very functions the CLI
+  commands call (``radius_question``/``radius_json``, ``owners_question``, ``select``),
+  so each ``Answer.document`` is byte-for-byte the CLI's ``--format json`` document;
+  user errors stay ``UserError`` with the CLI's message.
+* ``build_server`` wraps them as MCP tools with input schemas an agent can act on and
+  turns every failure into a tool error (``isError``), so one bad call never takes
+  the server down.
+
+The ``mcp`` SDK costs ~0.75 s to import (``python -X importtime``), so it is imported inside ``build_server``
+only: ``ctxsel tests`` never pays for it, and ``CtxselTools`` works without it.
+"""
+
+# No ``from __future__ import annotations``: the SDK reads the tool signatures at run
+# time, and their Annotated types are locals of ``build_server``.
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from .errors import UserError
+from .render import to_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .select import SelectRequest
+    from .workspace import Workspace
+
+SERVER_NAME = "ctxsel"
+
+INSTRUCTIONS = """\
+ctxsel answers questions about a monorepo from its build graph (Bazel, pnpm/npm/yarn
+workspaces, Nx, Turborepo). Start from what changed or what you are about to edit:
+- blast_radius: what depends on these targets/files/changes (nearest first, with the path why);
+- affected_tests: the test targets to run, and the repo's own command to run them;
+- select_context: the few thousand tokens of code that matter for a task, packed to a budget;
+- owners: the CODEOWNERS owners of paths.
+Targets are build labels (//pkg:lib, //pkg/...), package/project names, or repo-relative file paths.
+"""
+
+
+@dataclass
+class Answer:
+    """One tool's answer: ``document`` is what ``--format json`` prints for the same question."""
+
+    document: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+    markdown: str | None = None  # select_context only: the packed context
+
+
+class RepoJail:
+    """The directory the server was started on; per-call directories and paths must stay inside it.
+
+    Paths are resolved (symlinks included) before the check, so ``sub/../../etc`` and a
+    symlink pointing out of the repository are both refused.
+    """
+
+    def __init__(self, root: str | Path) -> None:
+        start = Path(root).expanduser()
+        if not start.is_dir():
+            raise UserError(f"no such directory: {start}")
+        self.root = start.resolve()
+
+    def directory(self, repo: str | None) -> Path:
+        """The directory a call runs in: the root, or ``repo`` (relative to the root) inside it."""
+        if not repo:
+            return self.root
+        target = self.inside(repo, what="repo")
+        if not target.is_dir():
+            raise UserError(f"no such directory: {repo}")
+        return target
+
+    def check(self, paths: Sequence[str], base: Path, what: str = "path") -> None:
+        """Refuse any of ``paths`` (relative to ``base``) that resolves outside the root."""
+        for p in paths:
+            self.inside(p, what=what, base=base)
+
+    def check_targets(self, targets: Sequence[str], base: Path) -> None:
+        """Like ``check`` for the targets that name files or directories (labels and package names pass)."""
+        for t in targets:
+            if not t.startswith(("//", "@")) and os.path.lexists(Path(t) if os.path.isabs(t) else base / t):
+                self.inside(t, what="target", base=base)
+
+    def inside(self, path: str, what: str, base: Path | None = None) -> Path:
+        candidate = Path(path).expanduser()
+        if not candidate.is_absolute():
+            candidate = (base or self.root) / candidate
+        resolved = candidate.resolve()
+        if resolved != self.root and self.root not in resolved.parents:
+            raise UserError(f"{what} {path!r} is outside the repository this server was started on ({self.root})")
+        return resolved
+
+
+class CtxselTools:
+    """The MCP tools as plain methods, each asking exactly what the matching CLI command asks.
+
+    A call runs with the call's directory as the working directory (calls are
+    serialised), so relative paths mean what they mean to ``ctxsel`` run there.
+    """
+
+    def __init__(
+        self,
+        repo: str | Path,
+        adapter: str = "auto",
+        source: str = "auto",
+        query_file: str | None = None,
+        use_cache: bool = True,
+    ) -> None:
+        # The tools call the CLI commands' own functions; importing the CLI first registers
+        # the command modules in the order they expect (they import each other).
+        from . import cli  # noqa: F401
+
+        self.jail = RepoJail(repo)
+        self.adapter = adapter
+        self.source = source
+        self.query_file = query_file
+        self.use_cache = use_cache
+        # Tool calls arrive on worker threads; the working directory is per process and
+        # the graph cache and chunk index are written in place, so one call at a time.
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ plumbing
+    def options(self, directory: Path) -> Any:
+        """The CLI's global options for a run in ``directory``."""
+        from .cli import GlobalOptions
+
+        return GlobalOptions(
+            repo=str(directory), adapter=self.adapter, source=self.source, query_file=self.query_file,
+            use_cache=self.use_cache, quiet=True,
+        )
+
+    def open(self, directory: Path) -> "Workspace":
+        """The workspace at or above ``directory``, as ``ctxsel --repo DIRECTORY`` opens it.
+
+        No extra check is needed for a workspace found *above* the server's root: walking
+        up from inside the root finds either a workspace inside it or the very workspace
+        the server's own root belongs to.
+        """
+        return self.options(directory).open()
+
+    def _call(self, repo: str | None, fn: Callable[[Path], Answer]) -> Answer:
+        with self._lock:
+            directory = self.jail.directory(repo)
+            try:
+                previous: str | None = os.getcwd()
+            except OSError:  # the client started us in a directory that is gone
+                previous = None
+            os.chdir(directory)
+            try:
+                return fn(directory)
+            finally:
+                os.chdir(previous or self.jail.root)
+
+    @staticmethod
+    def document(payload: dict[str, Any]) -> dict[str, Any]:
+        """Exactly what ``--format json`` prints, parsed: the CLI and MCP cannot drift."""
+        return json.loads(to_json(payload))
+
+    # ------------------------------------------------------------ tools
+    def blast_radius(self, question: "GraphQuestion") -> Answer:
+        """``ctxsel blast-radius TARGETS... [--since ...] [--depth] [--owner] [--explain] --format json``."""
+        from .commands.graph_queries import radius_json
+
+        def run(directory: Path) -> Answer:
+            ws = self._open_for(question, directory)
+            result, changes = self._ask(ws.blast_radius, ws, question)
+            body = radius_json(result, changes, question.explain)
+            return Answer(self.document(body), _warnings(result.warnings, changes))
+
+        return self._call(question.repo, run)
+
+    def affected_tests(self, question: "GraphQuestion") -> Answer:
+        """``ctxsel tests TARGETS... [--since ...] [--depth] [--owner] [--explain] --format json``."""
+        from .commands.changes import explain_rows
+        from .commands.graph_queries import tests_json
+
+        def run(directory: Path) -> Answer:
+            ws = self._open_for(question, directory)
+            sel, changes = self._ask(ws.tests, ws, question)
+            why = explain_rows(sel.tests, ws.graph.paths_to(sel.roots, question.depth), changes) if question.explain else None
+            return Answer(self.document(tests_json(sel, changes, why)), _warnings(sel.warnings, changes))
+
+        return self._call(question.repo, run)
+
+    def owners(self, paths: Sequence[str], repo: str | None = None) -> Answer:
+        """``ctxsel owners PATHS... --format json``."""
+        from .commands.owners import owners_question
+
+        def run(directory: Path) -> Answer:
+            if not paths:
+                raise UserError("give paths to look up, or --unowned DIR", hint="ctxsel owners src/app.ts --format json")
+            self.jail.check(paths, directory)
+            report = owners_question(self.options(directory), list(paths))
+            return Answer(self.document(report.as_json()), list(report.warnings))
+
+        return self._call(repo, run)
+
+    def select_context(self, request: "SelectRequest", repo: str | None = None) -> Answer:
+        """``ctxsel select ... --format json`` (the document) and ``--format markdown`` (``Answer.markdown``)."""
+        from .commands.select import _workspace_options
+        from .select import select
+
+        def run(directory: Path) -> Answer:
+            self.jail.check_targets(request.targets, directory)
+            self.jail.check(request.seeds, directory, what="seed")
+            self.jail.check(request.files, directory)
+            result = select(str(directory), request, _workspace_options(self.options(directory)))
+            return Answer(self.document(result.as_json()), list(result.warnings), result.markdown())
+
+        return self._call(repo, run)
+
+    # ------------------------------------------------------------ shared by the graph tools
+    def _open_for(self, question: "GraphQuestion", directory: Path) -> "Workspace":
+        self.jail.check_targets(question.targets, directory)
+        self.jail.check(question.files, directory)
+        return self.open(directory)
+
+    @staticmethod
+    def _ask(ask: Callable[..., Any], ws: "Workspace", q: "GraphQuestion") -> tuple[Any, Any]:
+        from .commands.changes import ChangeSelectors
+        from .commands.graph_queries import graph_question
+
+        selectors = ChangeSelectors(q.since, q.base, q.head, q.staged, list(q.files))
+        result, changes, _ = graph_question(ask, ws, list(q.targets), selectors, q.depth, list(q.owners))
+        return result, changes
+
+
+@dataclass
+class GraphQuestion:
+    """What ``blast_radius`` and ``affected_tests`` take: the arguments of the CLI commands."""
+
+    targets: Sequence[str] = ()
+    since: str | None = None
+    base: str | None = None
+    head: str | None = None
+    staged: bool = False
+    files: Sequence[str] = ()
+    depth: int | None = None
+    owners: Sequence[str] = ()
+    explain: bool = False
+    repo: str | None = None
+
+
+def _warnings(warnings: Sequence[str], changes: Any) -> list[str]:
+    """What the CLI prints on stderr for this answer, deduplicated."""
+    out = list(warnings)
+    if changes is not None:
+        out += list(changes.warnings)
+        out += [f"global change: {g}" for g in changes.global_files]
+    return list(dict.fromkeys(out))
+
+
+# ---------------------------------------------------------------- the MCP layer
+def build_server(tools: CtxselTools) -> Any:
+    """An ``MCPServer`` exposing ``tools``; every failure becomes a tool error, never a crash."""
+    try:
+        from typing import Annotated
+
+        from mcp.server.mcpserver import MCPServer
+        from mcp_types import CallToolResult, TextContent, ToolAnnotations
+        from pydantic import Field
+    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+        raise UserError(
+            f"the MCP server needs the 'mcp' package ({exc.name} is missing)",
+            hint="pip install 'ctxsel[mcp]'",
+        ) from None
+
+    from . import __version__
+
+    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
+    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+    # Argument types with the descriptions an agent reads in the tool's input schema.
+    Targets = Annotated[list[str], Field(description=(
+        "What to start from: build labels (//pkg:lib, //pkg, //pkg/...), package or project names (@scope/web), "
+        "or file/directory paths relative to the repository root. May be empty when a change is given "
+        "(since, base/head, staged or files)."))]
+    Since = Annotated[str | None, Field(description=(
+        "A git ref: the change is everything between merge-base(ref, HEAD) and the working tree, "
+        "uncommitted and untracked files included (e.g. 'main', 'origin/main')."))]
+    Base = Annotated[str | None, Field(description="A git ref: the change is the commits merge-base(base, head)..head (a pull request).")]
+    Head = Annotated[str | None, Field(description="With base: the last commit of the change (default HEAD).")]
+    Staged = Annotated[bool, Field(description="The change is what is staged in the git index (what `git commit` would record).")]
+    Files = Annotated[list[str], Field(description="The change is these files (relative to the repository root); no git needed.")]
+    Depth = Annotated[int | None, Field(ge=0, description="Only nodes within this many dependency edges of the inputs (0 = the inputs themselves). Omit for all.")]
+    Owners = Annotated[list[str], Field(description="Keep only what these CODEOWNERS owners own (@user, @org/team or an email); the answer counts what was dropped.")]
+    Explain = Annotated[bool, Field(description="Also give, for each answer, the changed files behind it ('because').")]
+    Repo = Annotated[str | None, Field(description=(
+        "A directory inside the repository this server was started on, relative to it, to ask about instead "
+        "(e.g. one workspace of several). Omit to use the server's repository."))]
+
+    def respond(ask: Callable[[], Answer], blocks: Callable[[Answer], list[str]] | None = None) -> Any:
+        try:
+            answer = ask()
+        except UserError as exc:
+            return CallToolResult(content=[TextContent(type="text", text=exc.render())], is_error=True)
+        except Exception as exc:  # a bug costs one call, never the agent's whole session
+            text = f"internal error: {type(exc).__name__}: {exc}"
+            return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+        texts = blocks(answer) if blocks else [json.dumps(answer.document, indent=2)]
+        texts += [f"warning: {w}" for w in answer.warnings]
+        return CallToolResult(content=[TextContent(type="text", text=t) for t in texts], structured_content=answer.document)
+
+    def graph_tool(ask: Callable[[GraphQuestion], Answer]) -> Callable[..., Any]:
+        # blast_radius and affected_tests take the same arguments; one signature, two tools.
+        def tool(
+            targets: Targets = [], since: Since = None, base: Base = None, head: Head = None, staged: Staged = False,
+            files: Files = [], depth: Depth = None, owner: Owners = [], explain: Explain = False, repo: Repo = None,
+        ) -> dict[str, Any]:
+            question = GraphQuestion(targets, since, base, head, staged, files, depth, owner, explain, repo)
+            return respond(lambda: ask(question))
+
+        return tool
+
+    server.add_tool(graph_tool(tools.blast_radius), name="blast_radius", annotations=read_only, description=(
+        "Everything that transitively depends on the given targets or on a git change, nearest first.\n\n"
+        "Each affected node has its kind, its distance in dependency edges, and `path`: the chain of "
+        "dependencies from it back to the input that put it in the radius. Use it before an edit to see "
+        "what the edit can break. Same answer as `ctxsel blast-radius --format json`."))
+    server.add_tool(graph_tool(tools.affected_tests), name="affected_tests", annotations=read_only, description=(
+        "The test targets that a change to the given targets (or a git change) could break, and `command`: "
+        "the repository's own command (bazel test, pnpm --filter, nx run-many, turbo run) that runs exactly "
+        "those tests. Run it to verify an edit instead of the whole suite. "
+        "Same answer as `ctxsel tests --format json`."))
+
+    @server.tool(annotations=read_only)
+    def select_context(
+        query: Annotated[str, Field(description=(
+            "The task in words and identifiers, e.g. 'retry fetchUser on timeout'. "
+            "May be empty when seeds, targets or a change are given."))] = "",
+        targets: Targets = [],
+        seeds: Annotated[list[str], Field(description=(
+            "Files you are working on (relative to the repository root); their neighbours in the build graph "
+            "and in git history rank first."))] = [],
+        since: Since = None, base: Base = None, head: Head = None, staged: Staged = False, files: Files = [],
+        owner: Owners = [],
+        budget: Annotated[int | None, Field(gt=0, description="Hard token budget of the packed context (never exceeded). Omit for 8000.")] = None,
+        scope: Annotated[str | None, Field(description="Candidate files: 'repo' (all, ranked with graph signals), 'graph' (changed nodes, dependents, dependencies) or 'blast-radius'. Omit for the repository's default.")] = None,
+        repo: Repo = None,
+    ) -> dict[str, Any]:
+        """The code that matters for a task, chosen with the build graph and packed into a token budget.
+
+        The first text block is markdown, one `### path · lines a-b` section per chunk, most
+        relevant first: put it right before the task. The second lists the chunks (path, lines,
+        tokens, score, reasons). Open whole files yourself for anything a chunk only mentions.
+        Same answer as `ctxsel select --format json` / `--format markdown`."""
+
+        def blocks(answer: Answer) -> list[str]:
+            doc = answer.document
+            listing = {k: v for k, v in doc.items() if k != "chunks"}
+            listing["chunks"] = [{k: v for k, v in c.items() if k != "text"} for c in doc.get("chunks", [])]
+            return [answer.markdown or "(nothing selected)", json.dumps(listing, indent=2)]
+
+        from .select import SelectRequest
+
+        request = SelectRequest(query=query, targets=targets, seeds=seeds, since=since, base=base, head=head,
+                                staged=staged, files=files, owners=owner, scope=scope,
+                                **({"budget": budget} if budget is not None else {}))
+        return respond(lambda: tools.select_context(request, repo), blocks)
+
+    @server.tool(annotations=read_only)
+    def owners(
+        paths: Annotated[list[str], Field(min_length=1, description="Files or directories, relative to the repository root (they need not exist).")],
+        repo: Repo = None,
+    ) -> dict[str, Any]:
+        """The CODEOWNERS owners of each path (@user, @org/team or an email; [] = unowned), as GitHub
+        or GitLab computes them, with the CODEOWNERS line that decided. Use it to know whose code an
+        edit touches. Same answer as `ctxsel owners --format json`."""
+        return respond(lambda: tools.owners(paths, repo))
+
+    return server
+
+
+def serve(tools: CtxselTools) -> None:
+    """Serve over stdin/stdout until the client closes the pipe."""
+    build_server(tools).run("stdio")

@@ -1,0 +1,163 @@
+"""Fit the best chunks into a token budget that is never exceeded, and render them.
+
+Greedy by fused score: take the next chunk if it fits, else skip it and try the next
+(a large chunk must not block several small ones). A chunk next to or overlapping one
+already taken from the same file is merged into it (one block, one header), and a
+chunk already covered is dropped as a duplicate. Each block costs its lines plus its
+markdown header and fences, so the rendered markdown fits the budget too.
+
+Token counts are ``tokenize.count_tokens`` (a conservative estimate, never below
+``ceil(chars / 4)``). A block's ``tokens`` describe its *original* lines — the larger
+of the count before and after secret redaction — so nobody can claim a block is
+smaller than the lines it names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from .secrets import Redaction, SecretRules
+from .tokenize import count_tokens
+
+
+@dataclass
+class Candidate:
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    reasons: list[str] = field(default_factory=list)
+    scope: str = ""
+    tokens_hint: int = 0  # the index's count for these lines: lets a too-big chunk be skipped unread
+
+
+@dataclass
+class Block:
+    """One packed span of one file."""
+
+    path: str
+    start_line: int
+    end_line: int
+    tokens: int  # lines only
+    score: float
+    reasons: list[str]
+    text: str  # redacted
+    language: str = ""
+    scope: str = ""
+    overhead: int = 0  # header + fences in markdown
+    redactions: list[Redaction] = field(default_factory=list)
+
+
+@dataclass
+class Packed:
+    budget: int
+    tokens: int  # everything rendered: blocks + their headers
+    blocks: list[Block]
+    dropped: int  # candidates that did not fit
+    duplicates: int
+    redactions: list[Redaction]
+
+
+LineReader = Callable[[str], "list[str] | None"]
+
+
+def header_line(path: str, start: int, end: int, scope: str = "") -> str:
+    where = f"line {start}" if start == end else f"lines {start}\u2013{end}"
+    tail = f" \u00b7 {scope[:80]}" if scope else ""
+    return f"### {path} \u00b7 {where}{tail}"
+
+
+def block_overhead(path: str, start: int, end: int, language: str, scope: str = "") -> int:
+    # priced with the longer fence (used when the text itself holds ```), so it is an upper bound
+    return count_tokens(f"{header_line(path, start, end, scope)}\n````{language}\n\n````\n\n")
+
+
+def pack_chunks(
+    candidates: Iterable[Candidate],
+    budget: int,
+    read_lines: LineReader,
+    rules: SecretRules | None = None,
+    language_of: Callable[[str], str] = lambda p: "",
+    max_examined: int = 20000,
+) -> Packed:
+    """Choose blocks for ``budget`` tokens (hard limit) from candidates in priority order."""
+    rules = rules or SecretRules()
+    blocks: list[Block] = []
+    by_file: dict[str, list[Block]] = {}
+    used = 0
+    dropped = duplicates = 0
+    lines_cache: dict[str, list[str] | None] = {}
+    min_cost = 8  # no block (header + fence + one line) costs less
+
+    def make(path: str, start: int, end: int, score: float, reasons: list[str], scope: str) -> Block | None:
+        if path not in lines_cache:
+            lines_cache[path] = read_lines(path)
+        lines = lines_cache[path]
+        if lines is None or start < 1 or end > len(lines) or end < start:
+            return None
+        original = "\n".join(lines[start - 1:end])
+        text, found = rules.redact(original, path, start)
+        # counted with the last line's terminator: the lines a reader sizes include it
+        tokens = max(count_tokens(original + "\n"), count_tokens(text + "\n"), 1)
+        lang = language_of(path)
+        scope, _ = rules.redact(scope)  # a scope is a line of the file: it is redacted too
+        return Block(path, start, end, tokens, score, list(reasons), text, lang, scope,
+                     block_overhead(path, start, end, lang, scope), found)
+
+    for n, cand in enumerate(candidates):
+        if n >= max_examined or budget - used < min_cost:
+            break
+        mine = by_file.setdefault(cand.path, [])
+        if any(b.start_line <= cand.start_line and cand.end_line <= b.end_line for b in mine):
+            duplicates += 1
+            continue
+        touching = [b for b in mine if cand.start_line <= b.end_line + 1 and cand.end_line >= b.start_line - 1]
+        if touching:
+            start = min([cand.start_line] + [b.start_line for b in touching])
+            end = max([cand.end_line] + [b.end_line for b in touching])
+            reasons = list(dict.fromkeys(r for b in touching for r in b.reasons))
+            reasons += [r for r in cand.reasons if r not in reasons]
+            score = max([cand.score] + [b.score for b in touching])
+            scope = touching[0].scope if all(b.scope == touching[0].scope for b in touching) and touching[0].scope == cand.scope else ""
+            merged = make(cand.path, start, end, score, reasons, scope)
+            if merged is None:
+                continue
+            freed = sum(b.tokens + b.overhead for b in touching)
+            if used - freed + merged.tokens + merged.overhead > budget:
+                dropped += 1
+                continue
+            used = used - freed + merged.tokens + merged.overhead
+            for b in touching:
+                mine.remove(b)
+                blocks.remove(b)
+            mine.append(merged)
+            blocks.append(merged)
+            continue
+        if cand.tokens_hint and used + cand.tokens_hint > budget:
+            dropped += 1  # cannot fit even without its header: skip without reading the file
+            continue
+        block = make(cand.path, cand.start_line, cand.end_line, cand.score, cand.reasons, cand.scope)
+        if block is None:
+            continue
+        if used + block.tokens + block.overhead > budget:
+            dropped += 1
+            continue
+        used += block.tokens + block.overhead
+        mine.append(block)
+        blocks.append(block)
+
+    blocks.sort(key=lambda b: -b.score)  # stable: equal scores keep the order they were chosen in
+    redactions = [r for b in blocks for r in b.redactions]
+    if used > budget:  # the invariant every caller relies on; unreachable by construction
+        raise RuntimeError(f"packing exceeded the budget: {used} > {budget}")
+    return Packed(budget, used, blocks, dropped, duplicates, redactions)
+
+
+def render_markdown(packed: Packed) -> str:
+    """Most relevant first: a ``### path · lines a–b`` header and a fenced block per chunk."""
+    parts: list[str] = []
+    for b in packed.blocks:
+        fence = "````" if "```" in b.text else "```"
+        parts.append(f"{header_line(b.path, b.start_line, b.end_line, b.scope)}\n{fence}{b.language}\n{b.text}\n{fence}\n")
+    return "\n".join(parts)

@@ -1,0 +1,167 @@
+"""npm and yarn workspaces.
+
+npm is the oracle for npm: ``npm install --offline`` links workspace packages with no
+registry (the fixtures have no external dependencies), and ``npm query`` then prints
+the edges npm really made. A dependency npm does *not* link to the workspace makes an
+offline install fail with ENOTCACHED, which is how the spec table is checked. There is
+no yarn on the test machines: yarn's rules are asserted from its documentation.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from jsfixtures import copy_fixture, open_ws, write_pkg
+from oracles import run
+
+from ctxsel.adapters import detect
+from ctxsel.adapters.js.npm import NpmAdapter, YarnAdapter
+
+NPM_OFFLINE = ["--offline", "--ignore-scripts", "--no-audit", "--no-fund"]
+
+
+def require_npm() -> str:
+    found = shutil.which("npm")
+    if not found:
+        pytest.skip("npm not installed")
+    return found
+
+
+def npm_edges(root: Path) -> set[tuple[str, str]]:
+    """(dependent dir, dependency dir) pairs as npm linked them after an offline install."""
+    run(["npm", "install", *NPM_OFFLINE], root, timeout=120)
+    listed = json.loads(run(["npm", "query", ":root, .workspace", "--json"], root).stdout)
+    dir_of = {p["name"]: p["location"] for p in listed}
+    root_declares = set()
+    manifest = json.loads((root / "package.json").read_text())
+    for field in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
+        root_declares |= set(manifest.get(field, {}))
+    edges = set()
+    for p in listed:
+        for loc in p["to"]:
+            name = loc.removeprefix("node_modules/")
+            if p["location"] == "" and name not in root_declares:
+                continue  # arborist's root has an edge to every workspace; not a dependency
+            edges.add((p["location"], dir_of[name]))
+    return edges
+
+
+def our_edges(ws) -> set[tuple[str, str]]:
+    return {(ws.graph.node(a).package, ws.graph.node(b).package) for a, b, _ in ws.graph.edges()}
+
+
+# ---------------------------------------------------------------------- npm, differential
+@pytest.mark.oracle
+def test_fixture_edges_match_what_npm_links(tmp_path: Path) -> None:
+    require_npm()
+    root = copy_fixture("js-npm", tmp_path)
+    static = open_ws(root, "npm")
+    assert our_edges(static) == npm_edges(root)
+    # and tool mode (npm query on the now-installed tree) says the same
+    tool = open_ws(root, "npm", source="tool")
+    assert sorted(tool.graph.edges()) == sorted(static.graph.edges())
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize(
+    "spec,dep_version,links",
+    [
+        ("^1.0.0", "1.0.0", True),
+        ("~1.0.0 || ^3", "1.0.0", True),
+        ("*", None, True),  # a workspace without a version still satisfies "*"
+        ("^1.0.0", None, False),
+        ("^2.0.0", "1.0.0", False),
+        ("latest", "1.0.0", False),
+        ("^1.0.0", "1.1.0-beta.1", False),
+    ],
+)
+def test_npm_links_a_workspace_only_when_the_range_is_satisfied(tmp_path: Path, spec: str, dep_version, links: bool) -> None:
+    require_npm()
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "package.json").write_text(json.dumps({"name": "root", "version": "0.0.0", "workspaces": ["p/*"]}))
+    write_pkg(root, "p/a", "@p/a", version=dep_version)
+    write_pkg(root, "p/b", "@p/b", dependencies={"@p/a": spec})
+    proc = run(["npm", "install", "--package-lock-only", *NPM_OFFLINE], root, timeout=120, check=False)
+    npm_linked = proc.returncode == 0
+    assert npm_linked == links, proc.stderr[-500:]  # the table above is npm's behaviour
+    ours = open_ws(root, "npm").blast_radius(["@p/a"]).ids
+    assert ("@p/b" in ours) == npm_linked
+
+
+def test_npm_tool_mode_needs_an_installed_tree(tmp_path: Path, cli) -> None:
+    require_npm()
+    root = copy_fixture("js-npm", tmp_path)
+    assert NpmAdapter(root).resolved_source() == "static"  # auto: not installed, so no npm call
+    proc = cli("--repo", str(root), "--source", "tool", "blast-radius", "@ws/core")
+    assert proc.returncode == 2 and "npm install" in proc.stderr
+
+
+# ---------------------------------------------------------------------- npm, static answers
+def test_npm_answers_and_command(tmp_path: Path) -> None:
+    root = copy_fixture("js-npm", tmp_path)
+    ws = open_ws(root, "npm")
+    assert set(ws.blast_radius(["@ws/core"]).ids) == {
+        "@ws/core", "@ws/utils", "@ws/api", "@ws/testkit", "@ws/plugin", "@ws/linker", "@ws/app", "@ws/cli", "@ws/app-e2e",
+    }
+    assert ws.tests(["@ws/docs"]).argv == ["npm", "run", "test", "--workspace=@ws/docs", "--include-workspace-root"]
+    assert ws.tests(["@ws/app"]).argv == ["npm", "run", "test", "--workspace=@ws/app", "--workspace=@ws/app-e2e"]
+    assert ws.tests(["@ws/standalone"]).tests == []
+
+
+def test_detection(tmp_path: Path) -> None:
+    npm_root = copy_fixture("js-npm", tmp_path)
+    yarn_root = copy_fixture("js-yarn", tmp_path)
+    assert detect(npm_root) == "npm" and detect(yarn_root) == "yarn"
+    # yarn classic: no .yarnrc.yml or packageManager, only yarn.lock
+    (yarn_root / ".yarnrc.yml").unlink()
+    manifest = json.loads((yarn_root / "package.json").read_text())
+    del manifest["packageManager"]
+    (yarn_root / "package.json").write_text(json.dumps(manifest))
+    assert detect(yarn_root) == "yarn"
+    (yarn_root / "yarn.lock").unlink()
+    assert detect(yarn_root) == "npm"
+
+
+# ---------------------------------------------------------------------- yarn
+def test_yarn_links_workspace_protocol_and_satisfied_ranges(tmp_path: Path) -> None:
+    """Yarn docs: ``workspace:`` always resolves inside the workspace; a plain range resolves
+    to the workspace when its version satisfies it (transparent workspaces), else the registry."""
+    root = copy_fixture("js-yarn", tmp_path)
+    ws = open_ws(root, "yarn")
+    radius = set(ws.blast_radius(["@ws/core"]).ids)
+    assert radius == {"@ws/core", "@ws/utils", "@ws/api", "@ws/testkit", "@ws/plugin", "@ws/app", "@ws/cli", "@ws/app-e2e"}
+    assert "@ws/legacy" not in radius  # ^2.0.0 does not match core 1.0.0
+    assert set(ws.blast_radius(["@ws/docs"]).ids) == {"@ws/docs", "yarn-root"}
+
+
+def test_yarn_commands_berry_and_classic(tmp_path: Path) -> None:
+    root = copy_fixture("js-yarn", tmp_path)
+    ws = open_ws(root, "yarn")
+    assert ws.tests(["@ws/app"]).argv == [
+        "yarn", "workspaces", "foreach", "--all", "--include", "@ws/app", "--include", "@ws/app-e2e", "run", "test",
+    ]
+    (root / ".yarnrc.yml").unlink()
+    manifest = json.loads((root / "package.json").read_text())
+    manifest["packageManager"] = "yarn@1.22.22"
+    (root / "package.json").write_text(json.dumps(manifest))
+    classic = YarnAdapter(root)
+    assert classic.test_command(["@ws/app"]) == ["yarn", "workspace", "@ws/app", "test"]
+    assert classic.test_command(["@ws/app", "yarn-root"]) == ["sh", "-c", "yarn workspace @ws/app test && yarn test"]
+
+
+def test_yarn_has_no_tool_mode(tmp_path: Path, cli) -> None:
+    root = copy_fixture("js-yarn", tmp_path)
+    proc = cli("--repo", str(root), "--source", "tool", "blast-radius", "@ws/core")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_yarn_invalid_root_manifest(tmp_path: Path, cli) -> None:
+    root = copy_fixture("js-yarn", tmp_path)
+    text = (root / "apps/app/package.json").read_text().replace('"private": true', '"private": true,,')
+    (root / "apps/app/package.json").write_text(text)
+    proc = cli("--repo", str(root), "blast-radius", "@ws/core")
+    assert proc.returncode == 2 and "apps/app/package.json:" in proc.stderr

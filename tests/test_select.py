@@ -1,0 +1,217 @@
+"""``ctxsel select`` and ``ctxsel index`` end to end, on repositories built in tmp_path."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ctxsel.packing import Candidate, pack_chunks, render_markdown
+from ctxsel.select import SelectRequest, select
+from ctxsel.tokenize import count_tokens
+
+AWS = "AKIA" + "QWERTYUIOPASDFGH"
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
+                   capture_output=True, timeout=30)
+
+
+@pytest.fixture
+def pnpm_repo(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    _write(root, {
+        "pnpm-workspace.yaml": "packages:\n  - 'packages/*'\n",
+        "package.json": '{"name": "root", "private": true}\n',
+        "packages/core/package.json": '{"name": "@x/core", "version": "1.0.0"}\n',
+        "packages/app/package.json": '{"name": "@x/app", "version": "1.0.0", "dependencies": {"@x/core": "workspace:*"}}\n',
+        "packages/other/package.json": '{"name": "@x/other", "version": "1.0.0"}\n',
+        "packages/core/src/widget.ts": "export function parseWidget(s: string): string {\n  return s.trim();\n}\n",
+        "packages/core/src/helpers.ts": "import { parseWidget } from './widget';\nexport const w = parseWidget(' x ');\n",
+        "packages/app/src/main.ts": "import { parseWidget } from '@x/core';\nexport const app = parseWidget(' a ');\n",
+        "packages/other/src/widget-other.ts": "export function parseWidgetOther(s: string) {\n  return s;\n}\n",
+    })
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "init")
+    return root
+
+
+def _select_json(cli, root: Path, *args: str) -> dict:
+    proc = cli("--repo", str(root), "select", *args, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_json_shape_and_graph_scopes(cli, pnpm_repo: Path) -> None:
+    seed = "packages/core/src/widget.ts"
+    out = _select_json(cli, pnpm_repo, "parse widget", "--seed", seed, "--scope", "blast-radius", "--explain-scope")
+    assert out["schema_version"] == 1 and out["budget"] == 8000
+    assert set(out) >= {"budget", "tokens", "chunks", "dropped", "redactions", "scope", "scope_paths"}
+    assert out["scope"]["mode"] == "blast-radius"
+    scope = set(out["scope_paths"])
+    assert "packages/app/src/main.ts" in scope and "packages/other/src/widget-other.ts" not in scope
+    paths = [c["path"] for c in out["chunks"]]
+    assert seed not in paths  # the seed is the user's own file: not repeated back
+    assert "packages/core/src/helpers.ts" in paths and "packages/app/src/main.ts" in paths
+    for c in out["chunks"]:
+        assert set(c) >= {"path", "start_line", "end_line", "tokens", "score", "reasons"} and c["reasons"]
+    assert any("imports seed" in r for c in out["chunks"] for r in c["reasons"])
+    scores = [c["score"] for c in out["chunks"]]
+    assert scores == sorted(scores, reverse=True)
+
+    whole = _select_json(cli, pnpm_repo, "parse widget", "--seed", seed, "--scope", "repo")
+    assert whole["scope"]["files"] > out["scope"]["files"] and "scope_paths" not in whole
+    assert "packages/other/src/widget-other.ts" in [c["path"] for c in whole["chunks"]]
+
+
+def test_without_a_workspace_selects_from_the_directory(cli, tmp_path: Path) -> None:
+    _write(tmp_path, {"lib/retry.py": "def retry_with_backoff(fn):\n    return fn()\n", "lib/other.py": "X = 1\n"})
+    proc = cli("--repo", str(tmp_path), "select", "retry backoff", "--scope", "graph", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert "no build workspace" in proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["scope"]["mode"] == "repo"
+    assert out["chunks"][0]["path"] == "lib/retry.py"
+
+
+def test_markdown_and_paths_formats(cli, pnpm_repo: Path) -> None:
+    proc = cli("--repo", str(pnpm_repo), "-q", "select", "parse widget", "--budget", "400")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("### ") and "```typescript\n" in proc.stdout
+    assert count_tokens(proc.stdout) <= 400
+    paths = cli("--repo", str(pnpm_repo), "-q", "select", "parse widget", "--format", "paths").stdout.split()
+    assert paths and all((pnpm_repo / p).is_file() for p in paths)
+
+
+def test_hostile_repository_leaks_nothing(cli, tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    _write(root, {
+        "app/config.py": f"AWS_KEY = '{AWS}'\ndef connect_database():\n    return AWS_KEY\n",
+        ".env": "DATABASE_PASSWORD=correcthorsebatterystaple\n",
+        "id_rsa": "-----BEGIN OPENSSH PRIVATE KEY-----\nsecretkeymaterial\n-----END OPENSSH PRIVATE KEY-----\n",
+        "app/notes.md": "connect database password\n",
+    })
+    (root / "passwd").symlink_to("/etc/passwd")
+    (root / "loop").symlink_to(root / "loop")
+    (root / "app" / "blob.bin").write_bytes(b"\0connect database" * 50)
+    (root / "app" / "latin.py").write_bytes(b"# connect database caf\xe9\n")
+    for fmt in ("json", "markdown"):
+        proc = cli("--repo", str(root), "select", "connect database password root key", "--budget", "5000", "--format", fmt)
+        assert proc.returncode == 0, proc.stderr
+        for secret in (AWS, "correcthorsebatterystaple", "secretkeymaterial", "root:x:0", "/bin/bash"):
+            assert secret not in proc.stdout
+        assert "Traceback" not in proc.stderr
+    out = json.loads(cli("--repo", str(root), "-q", "select", "connect database", "--format", "json").stdout)
+    assert {"path": "app/config.py", "line": 1, "rule": "aws-access-key"} in out["redactions"]
+    assert "app/latin.py" in {c["path"] for c in out["chunks"]}
+    assert "redacted 1 secret-looking span" in cli("--repo", str(root), "select", "connect database").stderr
+
+
+def _many_files(root: Path, n: int = 24) -> None:
+    files = {}
+    for i in range(n):
+        body = "\n".join(f"    value_{j} = compute_widget({i}, {j})  # widget step" for j in range(5 + (i * 7) % 40))
+        files[f"pkg{i % 3}/mod_{i}.py"] = f"def widget_{i}(x):\n{body}\n    return x\n\n\nclass Widget{i}:\n    pass\n"
+    _write(root, files)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(budget=st.integers(min_value=1, max_value=6000))
+def test_budget_is_never_exceeded(tmp_path_factory, budget: int) -> None:
+    root = tmp_path_factory.getbasetemp() / "budget-repo"
+    if not root.exists():
+        _many_files(root)
+    result = select(root, SelectRequest(query="compute widget step", budget=budget))
+    packed = result.packed
+    assert packed.tokens <= budget
+    assert sum(b.tokens for b in packed.blocks) <= budget
+    assert count_tokens(render_markdown(packed)) <= budget
+    for b in packed.blocks:  # honest counts: never below chars/4 of the claimed lines
+        lines = (root / b.path).read_text().splitlines(keepends=True)[b.start_line - 1:b.end_line]
+        assert b.tokens >= math.ceil(len("".join(lines)) / 4)  # the lines with their terminators
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    budget=st.integers(min_value=0, max_value=3000),
+    spans=st.lists(st.tuples(st.integers(0, 4), st.integers(1, 80), st.integers(0, 30), st.floats(0, 1)), max_size=40),
+)
+def test_pack_chunks_property(budget: int, spans: list[tuple[int, int, int, float]]) -> None:
+    texts = {f"f{i}.py": [f"line {k} of file {i} " + "x" * (k % 17) for k in range(120)] for i in range(5)}
+    cands = [Candidate(f"f{f}.py", s, min(120, s + ln), sc, [f"r{f}"]) for f, s, ln, sc in spans]
+    cands.sort(key=lambda c: -c.score)
+    packed = pack_chunks(cands, budget, lambda p: texts.get(p))
+    assert packed.tokens <= budget
+    seen: dict[str, list[tuple[int, int]]] = {}
+    for b in packed.blocks:
+        for s, e in seen.get(b.path, []):
+            assert b.end_line < s - 1 or b.start_line > e + 1, "overlapping or adjacent blocks were not merged"
+        seen.setdefault(b.path, []).append((b.start_line, b.end_line))
+        assert b.tokens == max(1, count_tokens("\n".join(texts[b.path][b.start_line - 1:b.end_line]) + "\n"))
+
+
+def test_output_is_deterministic(cli, pnpm_repo: Path) -> None:
+    args = ("--repo", str(pnpm_repo), "-q", "select", "parse widget", "--seed", "packages/core/src/widget.ts", "--format", "json")
+    assert cli(*args).stdout == cli(*args).stdout
+
+
+def test_empty_query_uses_the_seed(cli, pnpm_repo: Path) -> None:
+    out = _select_json(cli, pnpm_repo, "", "--seed", "packages/core/src/widget.ts")
+    assert "packages/app/src/main.ts" in {c["path"] for c in out["chunks"]}
+
+
+def test_cochange_history_is_a_signal(cli, pnpm_repo: Path) -> None:
+    for i in range(3):
+        _write(pnpm_repo, {"packages/core/src/widget.ts": f"export function parseWidget(s: string) {{ return s + '{i}'; }}\n",
+                           "packages/other/src/widget-other.ts": f"export const v = {i};\n"})
+        _git(pnpm_repo, "commit", "-qam", f"change {i}")
+    other = "packages/other/src/widget-other.ts"
+    out = _select_json(cli, pnpm_repo, "unrelated words", "--seed", "packages/core/src/widget.ts")
+    without = _select_json(cli, pnpm_repo, "unrelated words", "--seed", "packages/core/src/widget.ts",
+                           "--weights", '{"cochange": 0}')
+    paths = [c["path"] for c in out["chunks"]]
+    assert other in paths
+    hit = out["chunks"][paths.index(other)]
+    before = [c["score"] for c in without["chunks"] if c["path"] == other]
+    assert not before or hit["score"] > before[0]
+    assert any("changes with seed in 4 commits" in r for r in hit["reasons"])
+
+
+def test_weights_can_be_overridden_and_are_checked(cli, pnpm_repo: Path) -> None:
+    ok = cli("--repo", str(pnpm_repo), "-q", "select", "widget", "--weights", '{"bm25": 2, "same_dir": 0}', "--format", "json")
+    assert ok.returncode == 0, ok.stderr
+    bad = cli("--repo", str(pnpm_repo), "select", "widget", "--weights", '{"nope": 1}')
+    assert bad.returncode == 2 and "unknown ranking weight 'nope'" in bad.stderr and "Traceback" not in bad.stderr
+    bad_seed = cli("--repo", str(pnpm_repo), "select", "widget", "--seed", "/etc/passwd")
+    assert bad_seed.returncode == 2 and "not a file inside the repository" in bad_seed.stderr
+
+
+def test_index_command_reports_counts(cli, pnpm_repo: Path) -> None:
+    first = json.loads(cli("--repo", str(pnpm_repo), "-q", "index", "--format", "json").stdout)
+    assert first["added"] == first["files"] > 0
+    (pnpm_repo / "packages/core/src/new.ts").write_text("export const n = 1;\n")
+    second = json.loads(cli("--repo", str(pnpm_repo), "-q", "index", "--format", "json").stdout)
+    assert (second["added"], second["changed"], second["deleted"]) == (1, 0, 0)
+    text = cli("--repo", str(pnpm_repo), "-q", "index").stdout
+    assert "files" in text and "chunks" in text
+
+
+def test_owner_narrows_the_files(cli, pnpm_repo: Path) -> None:
+    (pnpm_repo / "CODEOWNERS").write_text("* @team-core\n/packages/app/ @team-app\n")
+    out = _select_json(cli, pnpm_repo, "parse widget", "--owner", "@team-app", "--explain-scope")
+    assert out["scope_paths"] and all(p.startswith("packages/app/") for p in out["scope_paths"])
+    assert {c["path"] for c in out["chunks"]} <= set(out["scope_paths"])
