@@ -214,11 +214,15 @@ def main(argv: list[str] | None = None) -> int:
     skipped: dict[str, str] = {}
     started = time.time()
     old: list[dict] = []
+    commands: list[str] = []
     if args.out.exists() and not args.no_merge:
         try:
-            old = json.loads(args.out.read_text()).get("cases", [])
+            previous = json.loads(args.out.read_text())
+            old = previous.get("cases", [])
+            commands = list(previous.get("commands") or ([previous["command"]] if "command" in previous else []))
         except ValueError:
             old = []
+    commands.append("python -m bench.cochange " + " ".join(argv if argv is not None else sys.argv[1:]))
 
     def write() -> None:
         """Written after every repository, so an interrupted sweep keeps what it measured."""
@@ -228,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             "sample": args.sample, "sample_seed": args.sample_seed,
             "seed_rule": "one seed per case: most added lines, tie -> first in files",
             "methods": sorted({m for r in merged for m in r["methods"]}),
-            "command": "python -m bench.cochange " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "commands": commands,  # every run merged into this file, oldest first
             "ctxsel_call": "python API (in process)" if args.ctxsel_api else "CLI (one process per call)",
             "skipped_repos": skipped,
             "elapsed_s": round(time.time() - started, 1),

@@ -176,16 +176,17 @@ class Checkout:
         return git(self.gitdir, "--work-tree", str(self.path), *args, timeout=timeout)
 
     def _init(self) -> None:
+        alternates = self.gitdir / "objects" / "info" / "alternates"
         if _is_git_dir(self.gitdir):
+            alternates.write_text(str(self.mirror / "objects") + "\n")  # the mirror may have moved
             return
         if self.path.exists():
             shutil.rmtree(self.path)
         self.path.mkdir(parents=True)
         subprocess.run(["git", "init", "-q", str(self.path)], check=True, timeout=60,
                        stdout=subprocess.DEVNULL)
-        info = self.gitdir / "objects" / "info"
-        info.mkdir(parents=True, exist_ok=True)
-        (info / "alternates").write_text(str(self.mirror / "objects") + "\n")
+        alternates.parent.mkdir(parents=True, exist_ok=True)
+        alternates.write_text(str(self.mirror / "objects") + "\n")
         shallow = self.mirror / "shallow"
         if shallow.is_file():
             shutil.copy(shallow, self.gitdir / "shallow")

@@ -120,14 +120,15 @@ def summarize(case_rows: list[dict], budgets: Iterable[int],
     overall: dict = defaultdict(dict)
     for method in methods:
         for b in budgets:
-            cells = [per_repo[r][method][b] for r in per_repo if b in per_repo[r].get(method, {})]
-            cells = [c for c in cells if c["n"]]
+            all_cells = [per_repo[r][method][b] for r in per_repo if b in per_repo[r].get(method, {})]
+            cells = [c for c in all_cells if c["n"]]
             if not cells:
                 continue
             agg = {m: mean(c[m] for c in cells) for m in METRICS if m != "over_budget"}
             agg["over_budget"] = sum(c["over_budget"] for c in cells)
             agg["n"] = sum(c["n"] for c in cells)
             agg["repos"] = len(cells)
+            agg["errors"] = sum(c["errors"] for c in all_cells)
             overall[method][b] = agg
     result = {repo: {m: dict(v) for m, v in per.items()} for repo, per in per_repo.items()}
     result["mean"] = {m: dict(v) for m, v in overall.items()}

@@ -91,7 +91,7 @@ def change_set(
                     reasons[nid].append(why)
 
     global_patterns = adapter.global_files()
-    gone: list[tuple[str, str]] = []  # (old path, reason text)
+    gone: list[tuple[str, str, bool]] = []  # (old path, reason text, the file itself was deleted)
     for f in changes.files:
         paths = [f.path] + ([f.old_path] if f.old_path else [])
         hit = [p for p in paths if is_global(global_patterns, p)]
@@ -104,22 +104,22 @@ def change_set(
             owned = bool(ids)
         else:
             owned = True  # decided below, through the old graph
-            gone.append((f.path, f"{f.path} (deleted)"))
+            gone.append((f.path, f"{f.path} (deleted)", True))
         if f.status == RENAMED and f.old_path and adapter.rename_counts_old_path:
-            gone.append((f.old_path, f"{f.old_path} (moved to {f.path})"))
+            gone.append((f.old_path, f"{f.old_path} (moved to {f.path})", False))
         if not owned:
             unowned.append(f.path)
 
     if gone:
-        before = _old_graph_or_current(graph, changes, old_graph, [p for p, _ in gone], warnings)
-        for path, why in gone:
+        before = _old_graph_or_current(graph, changes, old_graph, [p for p, _, _ in gone], warnings)
+        for path, why, deleted in gone:
             ids = adapter.nodes_for_changed_file(before, path)
             credit([i for i in ids if i in graph], why)
             removed = [i for i in ids if i not in graph]
             if removed:
                 # The owner went away with the file: whoever depended on it is now changed.
                 credit(_surviving_dependents(before, graph, removed), f"{why}, via removed {', '.join(removed)}")
-            if not ids and why.endswith("(deleted)"):
+            if not ids and deleted:
                 unowned.append(path)
 
     if global_hits:
@@ -168,7 +168,7 @@ def _old_graph_or_current(
         return graph
     try:
         return old_graph(changes.base_rev, paths)
-    except CtxselError as exc:
+    except (CtxselError, OSError, NotImplementedError) as exc:
         warnings.append(
             f"could not parse the graph of {changes.base_rev[:10]} ({exc}); "
             "deleted files were mapped through the current graph"

@@ -100,6 +100,10 @@ def load_cached(root: Path, key: str) -> BuildGraph | None:
             gc.enable()
     if fmt != CACHE_FORMAT:
         return None
+    # Stamps are absolute paths: a workspace copied together with its .ctxsel/ would
+    # otherwise check the original's files and reuse a graph that no longer fits.
+    if getattr(graph, "root", None) != str(root):
+        return None
     for p, stamp in stamps.items():
         if _stamp(p) != stamp:
             return None

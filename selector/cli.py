@@ -74,7 +74,9 @@ _register()
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors exit 2 with a short message, internal errors exit 1."""
-    import click
+    # typer vendors click in some versions; find its exception classes through typer's
+    # own public ones so this works whichever click is behind it.
+    click_exception = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args or os.environ.get("CTXSEL_DEBUG") == "1"
@@ -85,12 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print(f"ctxsel: error: {exc.render()}", file=sys.stderr)
         return exc.exit_code
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         return exc.exit_code
-    except click.ClickException as exc:
+    except click_exception as exc:
         exc.show()
         return 2
-    except click.Abort:
+    except typer.Abort:
         print("ctxsel: aborted", file=sys.stderr)
         return 130
     except KeyboardInterrupt:

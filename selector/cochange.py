@@ -16,6 +16,7 @@ from pathlib import Path
 from .cache import CACHE_DIR
 
 GIT_LOG_TIMEOUT = 10.0
+CACHE_VERSION = 2  # part of the cache key: bump when the counting changes
 
 
 def _head(root: Path) -> str | None:
@@ -36,7 +37,7 @@ def cochanged_files(root: Path, path: str, commits: int = 300, max_files: int = 
     head = _head(root)
     if head is None:
         return {}
-    key = hashlib.sha1(f"{head}\0{path}\0{commits}\0{max_files}".encode()).hexdigest()
+    key = hashlib.sha1(f"{CACHE_VERSION}\0{head}\0{path}\0{commits}\0{max_files}".encode()).hexdigest()
     cache = root / CACHE_DIR / "index" / f"cochange-{key[:20]}.pickle"
     try:
         with open(cache, "rb") as fh:

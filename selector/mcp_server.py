@@ -4,7 +4,7 @@ Two layers, so the logic can be tested without a protocol round trip:
 
 * ``CtxselTools`` answers the four questions by calling the very functions the CLI
   commands call (``radius_question``/``radius_json``, ``owners_question``, ``select``),
-  so each ``Answer.document`` is byte-for-byte the CLI's ``--format json`` document;
+  so each ``Answer.document`` is the JSON value ``--format json`` prints;
   user errors stay ``UserError`` with the CLI's message.
 * ``build_server`` wraps them as MCP tools with input schemas an agent can act on and
   turns every failure into a tool error (``isError``), so one bad call never takes
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from .errors import UserError
+from .errors import CtxselError, UserError
 from .render import to_json
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,6 +31,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .workspace import Workspace
 
 SERVER_NAME = "ctxsel"
+# blast_radius nodes per answer. The most depended-on library of the 20,000-target synthetic
+# workspace (bench/bazel_synth.py) has a 2.8 MB radius; its 200 nearest nodes are 38 KB.
+DEFAULT_LIMIT = 200
 
 INSTRUCTIONS = """\
 ctxsel answers questions about a monorepo from its build graph (Bazel, pnpm/npm/yarn
@@ -117,7 +120,8 @@ class CtxselTools:
         self.jail = RepoJail(repo)
         self.adapter = adapter
         self.source = source
-        self.query_file = query_file
+        # absolute now: calls run in their own directory (see ``_call``)
+        self.query_file = os.path.abspath(query_file) if query_file else None
         self.use_cache = use_cache
         # Tool calls arrive on worker threads; the working directory is per process and
         # the graph cache and chunk index are written in place, so one call at a time.
@@ -168,6 +172,8 @@ class CtxselTools:
         def run(directory: Path) -> Answer:
             ws = self._open_for(question, directory)
             result, changes = self._ask(ws.blast_radius, ws, question)
+            if question.limit is not None:
+                result.truncate(question.limit)
             body = radius_json(result, changes, question.explain)
             return Answer(self.document(body), _warnings(result.warnings, changes))
 
@@ -243,6 +249,7 @@ class GraphQuestion:
     owners: Sequence[str] = ()
     explain: bool = False
     repo: str | None = None
+    limit: int | None = None  # blast_radius only: the nearest N (``--limit``)
 
 
 def _warnings(warnings: Sequence[str], changes: Any) -> list[str]:
@@ -261,6 +268,7 @@ def build_server(tools: CtxselTools) -> Any:
         from typing import Annotated
 
         from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.tools import Tool
         from mcp_types import CallToolResult, TextContent, ToolAnnotations
         from pydantic import Field
     except ImportError as exc:  # pragma: no cover - exercised only without the extra
@@ -270,9 +278,17 @@ def build_server(tools: CtxselTools) -> Any:
         ) from None
 
     from . import __version__
+    from .render import json_schema
 
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    registered: list[Any] = []
+
+    def register(fn: Callable[..., Any], name: str, schema: str, description: str | None = None) -> None:
+        """A read-only tool whose advertised output schema is the CLI's JSON Schema file: clients
+        (the official one validates structuredContent against it) know the exact shape."""
+        tool = Tool.from_function(fn, name=name, description=description, annotations=read_only)
+        tool.fn_metadata = tool.fn_metadata.model_copy(update={"output_schema": json_schema(schema)})
+        registered.append(tool)
 
     # Argument types with the descriptions an agent reads in the tool's input schema.
     Targets = Annotated[list[str], Field(description=(
@@ -289,6 +305,9 @@ def build_server(tools: CtxselTools) -> Any:
     Depth = Annotated[int | None, Field(ge=0, description="Only nodes within this many dependency edges of the inputs (0 = the inputs themselves). Omit for all.")]
     Owners = Annotated[list[str], Field(description="Keep only what these CODEOWNERS owners own (@user, @org/team or an email); the answer counts what was dropped.")]
     Explain = Annotated[bool, Field(description="Also give, for each answer, the changed files behind it ('because').")]
+    Limit = Annotated[int | None, Field(ge=0, description=(
+        f"At most this many affected nodes, nearest first (default {DEFAULT_LIMIT}; `truncated` counts the rest). "
+        "A core library's radius can be thousands of nodes: narrow with depth, or raise this."))]
     Repo = Annotated[str | None, Field(description=(
         "A directory inside the repository this server was started on, relative to it, to ask about instead "
         "(e.g. one workspace of several). Omit to use the server's repository."))]
@@ -296,8 +315,9 @@ def build_server(tools: CtxselTools) -> Any:
     def respond(ask: Callable[[], Answer], blocks: Callable[[Answer], list[str]] | None = None) -> Any:
         try:
             answer = ask()
-        except UserError as exc:
-            return CallToolResult(content=[TextContent(type="text", text=exc.render())], is_error=True)
+        except CtxselError as exc:  # the CLI's message, as `ctxsel: error: ...` prints it
+            text = exc.render() if isinstance(exc, UserError) else str(exc)
+            return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
         except Exception as exc:  # a bug costs one call, never the agent's whole session
             text = f"internal error: {type(exc).__name__}: {exc}"
             return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
@@ -305,29 +325,34 @@ def build_server(tools: CtxselTools) -> Any:
         texts += [f"warning: {w}" for w in answer.warnings]
         return CallToolResult(content=[TextContent(type="text", text=t) for t in texts], structured_content=answer.document)
 
-    def graph_tool(ask: Callable[[GraphQuestion], Answer]) -> Callable[..., Any]:
-        # blast_radius and affected_tests take the same arguments; one signature, two tools.
-        def tool(
-            targets: Targets = [], since: Since = None, base: Base = None, head: Head = None, staged: Staged = False,
-            files: Files = [], depth: Depth = None, owner: Owners = [], explain: Explain = False, repo: Repo = None,
-        ) -> dict[str, Any]:
-            question = GraphQuestion(targets, since, base, head, staged, files, depth, owner, explain, repo)
-            return respond(lambda: ask(question))
+    def affected_tests(
+        targets: Targets = [], since: Since = None, base: Base = None, head: Head = None, staged: Staged = False,
+        files: Files = [], depth: Depth = None, owner: Owners = [], explain: Explain = False, repo: Repo = None,
+    ) -> dict[str, Any]:
+        question = GraphQuestion(targets, since, base, head, staged, files, depth, owner, explain, repo)
+        return respond(lambda: tools.affected_tests(question))
 
-        return tool
+    # blast_radius takes the same arguments plus ``limit`` (its answer can be huge; the tests' cannot
+    # be cut without making `command` lie)
+    def blast_radius(
+        targets: Targets = [], since: Since = None, base: Base = None, head: Head = None, staged: Staged = False,
+        files: Files = [], depth: Depth = None, owner: Owners = [], explain: Explain = False, repo: Repo = None,
+        limit: Limit = DEFAULT_LIMIT,
+    ) -> dict[str, Any]:
+        question = GraphQuestion(targets, since, base, head, staged, files, depth, owner, explain, repo, limit)
+        return respond(lambda: tools.blast_radius(question))
 
-    server.add_tool(graph_tool(tools.blast_radius), name="blast_radius", annotations=read_only, description=(
+    register(blast_radius, "blast_radius", "blast-radius", (
         "Everything that transitively depends on the given targets or on a git change, nearest first.\n\n"
         "Each affected node has its kind, its distance in dependency edges, and `path`: the chain of "
         "dependencies from it back to the input that put it in the radius. Use it before an edit to see "
         "what the edit can break. Same answer as `ctxsel blast-radius --format json`."))
-    server.add_tool(graph_tool(tools.affected_tests), name="affected_tests", annotations=read_only, description=(
+    register(affected_tests, "affected_tests", "tests", (
         "The test targets that a change to the given targets (or a git change) could break, and `command`: "
         "the repository's own command (bazel test, pnpm --filter, nx run-many, turbo run) that runs exactly "
         "those tests. Run it to verify an edit instead of the whole suite. "
         "Same answer as `ctxsel tests --format json`."))
 
-    @server.tool(annotations=read_only)
     def select_context(
         query: Annotated[str, Field(description=(
             "The task in words and identifiers, e.g. 'retry fetchUser on timeout'. "
@@ -362,7 +387,6 @@ def build_server(tools: CtxselTools) -> Any:
                                 **({"budget": budget} if budget is not None else {}))
         return respond(lambda: tools.select_context(request, repo), blocks)
 
-    @server.tool(annotations=read_only)
     def owners(
         paths: Annotated[list[str], Field(min_length=1, description="Files or directories, relative to the repository root (they need not exist).")],
         repo: Repo = None,
@@ -372,7 +396,9 @@ def build_server(tools: CtxselTools) -> Any:
         edit touches. Same answer as `ctxsel owners --format json`."""
         return respond(lambda: tools.owners(paths, repo))
 
-    return server
+    register(select_context, "select_context", "select")
+    register(owners, "owners", "owners")
+    return MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=__version__, log_level="WARNING", tools=registered)
 
 
 def serve(tools: CtxselTools) -> None:

@@ -38,6 +38,7 @@ class RankingConfig:
     # chunk-level lists
     bm25: float = 1.0  # BM25 over chunks, query = the user's query
     seed_terms: float = 0.3  # BM25 over chunks, query = the seed's defined names and file stem
+    seed_text: float = 0.0  # BM25 over chunks, query = every distinct term of the seed (path and text)
     dense: float = 0.5  # embedding similarity (only when --dense and an embedder is available)
     definitions: float = 0.5  # chunk defines a name the query mentions
     seed_definitions: float = 0.4  # chunk defines a name the seed uses
@@ -147,9 +148,11 @@ class Fusion:
             n = chunks_of.get(path)
             if not n:
                 continue
-            # the file's signal lifts its chunks that chunk-level lists found, plus its first
-            # ``file_chunks`` (imports, header) — not all 200 chunks of a long file
-            for i in set(scored_chunks.get(path, ())) | set(range(min(n, self.config.file_chunks))):
+            # the file's signal lifts the chunks that chunk-level lists found (so the chunk that
+            # matches goes first, not the import header); a file found only by file-level
+            # signals offers its first ``file_chunks`` chunks — not all 200 of a long file
+            found = scored_chunks.get(path)
+            for i in found if found else range(min(n, self.config.file_chunks)):
                 total[(path, i)] = total.get((path, i), 0.0) + s * (1.0 if i == 0 else 0.999)
         if factor_of:
             for ref in total:

@@ -14,11 +14,6 @@ from typing import Any, Sequence
 SCHEMA_VERSION = 1
 
 
-def json_document(payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload as every JSON consumer sees it: ``schema_version`` first (the MCP server returns this)."""
-    return {"schema_version": SCHEMA_VERSION, **payload}
-
-
 def json_schema(name: str) -> dict[str, Any]:
     """The shipped JSON Schema of one ``--format json`` output ("blast-radius", "tests", ...)."""
     from importlib.resources import files
@@ -34,7 +29,8 @@ def json_schema(name: str) -> dict[str, Any]:
 
 def to_json(payload: dict[str, Any]) -> str:
     """Stable JSON: ``schema_version`` first, keys in a fixed order, no NaN."""
-    return json.dumps(json_document(payload), indent=2, sort_keys=False, allow_nan=False, default=_default)
+    body = {"schema_version": SCHEMA_VERSION, **payload}
+    return json.dumps(body, indent=2, sort_keys=False, allow_nan=False, default=_default)
 
 
 def _default(obj: Any) -> Any:

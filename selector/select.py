@@ -29,7 +29,7 @@ from .files import FileSettings, inside_root, read_source
 from .index import ChunkIndex, update_index
 from .packing import Candidate, Packed, pack_chunks
 from .ranking import Fusion, RankingConfig, rank_files
-from .tokenize import identifiers, search_tokens
+from .tokenize import identifiers, path_tokens, search_tokens
 
 SCOPES = ("graph", "blast-radius", "repo")
 DEFAULT_SCOPE = "repo"  # graph signals rank inside the whole repo; see docs/select.md
@@ -229,8 +229,8 @@ def _repo_relative(root: Path, spec: str) -> str:
         full = inside_root(root, os.path.relpath(os.path.abspath(p), root)) if p.exists() else None
         if full is not None and full.is_file():
             return full.relative_to(os.path.realpath(root)).as_posix()
-    rel = spec.replace(os.sep, "/").lstrip("./") if not os.path.isabs(spec) else None
-    if rel and inside_root(root, rel) is not None:
+    rel = os.path.normpath(spec).replace(os.sep, "/") if not os.path.isabs(spec) else None
+    if rel and not rel.startswith("../") and rel != ".." and inside_root(root, rel) is not None:
         return rel  # a seed that does not exist (yet) still names a place in the graph
     raise UserError(f"--seed {spec}: not a file inside the repository {root}")
 
@@ -353,6 +353,11 @@ def _lexical(fusion: Fusion, index: ChunkIndex, root: Path, query: str, seed_tex
             stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
             terms += search_tokens(" ".join([stem] + names))
         fusion.add_chunks(cfg.seed_terms, ranked(list(dict.fromkeys(terms))), "seed-identifier BM25 rank {rank}")
+    if cfg.seed_text > 0 and seed_texts:
+        words: list[str] = []
+        for path, text in seed_texts.items():
+            words += path_tokens(path) + search_tokens(text or "")
+        fusion.add_chunks(cfg.seed_text, ranked(list(dict.fromkeys(words))), "seed-text BM25 rank {rank}")
 
 
 def _definitions(fusion: Fusion, index: ChunkIndex, query: str, seed_texts: dict[str, str | None],

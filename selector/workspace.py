@@ -35,10 +35,19 @@ class BlastRadius:
     affected: list[Affected]
     warnings: list[str] = field(default_factory=list)
     dropped_by_owner: int | None = None  # set when ``owners=`` filtered the answer
+    truncated: int | None = None  # set by ``truncate``: how many farther nodes were left out
 
     @property
     def ids(self) -> list[str]:
         return [a.id for a in self.affected]
+
+    def truncate(self, limit: int) -> None:
+        """Keep the ``limit`` nearest nodes: a core library's radius can be thousands of nodes,
+        megabytes of JSON that would swamp an agent's context (``--limit``, MCP ``limit``).
+        ``truncated`` is set only when something was left out."""
+        if len(self.affected) > limit:
+            self.truncated = len(self.affected) - limit
+            del self.affected[limit:]
 
     def as_json(self) -> dict:
         """The ``--format json`` body (schema ``blast-radius.json``); CLI, MCP and API share it."""
@@ -47,6 +56,7 @@ class BlastRadius:
             "roots": self.roots,
             "affected": [{"id": a.id, "kind": a.kind, "distance": a.distance, "path": a.path} for a in self.affected],
             **({"dropped_by_owner": self.dropped_by_owner} if self.dropped_by_owner is not None else {}),
+            **({"truncated": self.truncated} if self.truncated is not None else {}),
         }
 
 

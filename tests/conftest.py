@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -8,6 +9,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+
+# ``--source auto`` runs the real Bazel when one is on PATH, and every fixture copy would
+# then start a Bazel server JVM that idles for hours. Tests get static parsing in auto
+# mode unless they opt in by pointing CTXSEL_BAZEL at a real executable themselves.
+os.environ.setdefault("CTXSEL_BAZEL", str(ROOT / "tests" / "no-such-bazel"))
 
 
 @pytest.fixture
@@ -30,3 +36,13 @@ def run_cli(*args: str, cwd: Path | None = None, input: str | None = None) -> su
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def run_git(cwd: Path, *args: str) -> str:
+    """git with a fixed identity and no user/system config, for repositories built in tmp_path."""
+    import os
+
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    out = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, timeout=60, env=env)
+    return out.stdout

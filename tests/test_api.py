@@ -61,3 +61,61 @@ def test_every_subpackage_is_shipped():
             rel = init.parent.relative_to(root / directory).parts
             assert ".".join((name, *rel)) in listed, f"{init.parent} is not in [tool.setuptools] packages"
     assert "schemas/*.json" in setup["package-data"]["ctxsel"]
+
+
+def test_answers_are_dataclasses_whose_json_matches_the_schemas(tmp_path):
+    import dataclasses
+    import json
+    import shutil
+
+    jsonschema = pytest.importorskip("jsonschema")
+    from conftest import FIXTURES
+
+    root = tmp_path / "bazel-basic"
+    shutil.copytree(FIXTURES / "bazel-basic", root, ignore=shutil.ignore_patterns(".ctxsel"))
+    (root / "CODEOWNERS").write_text("* @org/all\n")
+    ws = ctxsel.Workspace.open(root, adapter="bazel", source="static")
+    answers = {
+        "blast-radius": ws.blast_radius(["//core:core"], depth=1),
+        "tests": ws.tests(["core/core.cc"], owners=["@org/all"]),
+        "owners": ws.owners(["core/core.cc"]),
+        "select": ws.select("core", targets=["//core:core"], budget=200),
+    }
+    for schema, answer in answers.items():
+        assert dataclasses.is_dataclass(answer), schema
+        jsonschema.validate(json.loads(ctxsel.to_json(answer.as_json())), ctxsel.json_schema(schema))
+    assert answers["tests"].dropped_by_owner == 0
+    assert answers["select"].markdown().startswith("### ")
+
+    roots, change = ws.roots(files=["core/core.cc"])
+    assert roots == ["//core:core"] and isinstance(change, ctxsel.ChangeSet)
+    with pytest.raises(ctxsel.UserError, match="nothing to start from"):
+        ws.roots()
+
+
+def test_the_prompt_builders_in_the_agent_docs_run(tmp_path):
+    """docs/agents.md's Python examples are code people paste: they must work as written."""
+    import re
+    import shutil
+    from pathlib import Path
+
+    from conftest import FIXTURES, run_git
+
+    root = tmp_path / "bazel-basic"
+    shutil.copytree(FIXTURES / "bazel-basic", root, ignore=shutil.ignore_patterns(".ctxsel"))
+    run_git(root, "init", "-q")
+    run_git(root, "add", "-A")
+    run_git(root, "commit", "-qm", "fixture")
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "agents.md").read_text()
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", docs, re.S) if "def build_prompt" in b or "def map_for" in b]
+    assert len(blocks) == 2
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "docs/agents.md", "exec"), namespace)
+
+    prompt = namespace["build_prompt"](str(root), "make core faster", ["core/core.cc"], budget=400)
+    assert prompt.index("<context>") < prompt.index("<impact>") < prompt.index("<task>")  # the task comes last
+    assert "### core/" in prompt and "bazel test" in prompt
+    assert prompt.rstrip().endswith("make core faster\n</task>")
+    mapped = namespace["map_for"](str(root), "core", ["core/core.cc"])
+    assert "- //api:api (distance 1)" in mapped

@@ -30,10 +30,10 @@ def workspace(tmp_path: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def fake_bazel(tmp_path: Path, body: str) -> str:
-    """An executable standing in for bazel (``--version`` answers like Bazel 5)."""
+def fake_bazel(tmp_path: Path, body: str, version: str = "5.4.0") -> str:
+    """An executable standing in for bazel: ``--version`` answers ``version``, anything else runs ``body``."""
     path = tmp_path / "fake-bazel"
-    path.write_text(f'#!/bin/sh\nif [ "$1" = "--version" ]; then echo "bazel 5.4.0"; exit 0; fi\n{body}\n')
+    path.write_text(f'#!/bin/sh\nif [ "$1" = "--version" ]; then echo "bazel {version}"; exit 0; fi\n{body}\n')
     path.chmod(path.stat().st_mode | stat.S_IEXEC)
     return str(path)
 
@@ -67,26 +67,26 @@ def test_blast_radius_and_tests_on_the_bundled_fixture():
     assert res.stdout.strip() == "bazel test -- //app:app_test"  # app_manual_test dropped
 
 
-def test_syntax_error_exits_2_naming_file_and_line(tmp_path):
+def test_syntax_error_exits_2_naming_file_and_line(tmp_path, cli):
     root = workspace(tmp_path, {"p/BUILD": 'cc_library(name = "a")\ncc_library(name = "b" srcs = [])\n'})
-    res = run("--repo", str(root), "--source", "static", "blast-radius", "//p:a")
+    res = cli("--repo", str(root), "--source", "static", "blast-radius", "//p:a")
     assert res.returncode == 2
     assert "p/BUILD:2" in res.stderr and "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) <= 3
 
 
-def test_unknown_label_exits_2_with_suggestions():
-    res = run("--repo", "fixtures/bazel-basic", "--source", "static", "blast-radius", "//core:cor")
+def test_unknown_label_exits_2_with_suggestions(cli):
+    res = cli("--repo", "fixtures/bazel-basic", "--source", "static", "blast-radius", "//core:cor")
     assert res.returncode == 2
     assert "unknown target '//core:cor'" in res.stderr and "//core:core" in res.stderr
 
 
-def test_cycle_is_a_warning_with_a_partial_answer(tmp_path):
+def test_cycle_is_a_warning_with_a_partial_answer(tmp_path, cli):
     root = workspace(tmp_path, {
         "p/BUILD": 'cc_library(name = "a", deps = [":b"])\ncc_library(name = "b", deps = [":c"])\n'
                    'cc_library(name = "c", deps = [":a"])\ncc_binary(name = "app", deps = [":b"])\n',
     })
-    res = run("--repo", str(root), "--source", "static", "blast-radius", "//p:c", "--format", "labels")
+    res = cli("--repo", str(root), "--source", "static", "blast-radius", "//p:c", "--format", "labels")
     assert res.returncode == 0, res.stderr
     assert set(res.stdout.split()) == {"//p:a", "//p:b", "//p:c", "//p:app"}
     assert "dependency cycle: //p:a -> //p:b -> //p:c -> //p:a" in res.stderr
@@ -132,8 +132,7 @@ def test_tool_mode_asks_for_streamed_jsonproto_from_new_bazel(tmp_path):
     ]
     (tmp_path / "out.jsonl").write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     body = f'echo "$@" > {log}; cat {tmp_path / "out.jsonl"}'
-    tool = fake_bazel(tmp_path, body).replace("5.4.0", "7.1.0")
-    Path(tool).write_text(Path(tool).read_text().replace("5.4.0", "7.1.0"))
+    tool = fake_bazel(tmp_path, body, version="7.1.0")
     res = run("--repo", str(root), "--source", "tool", "blast-radius", "//a:gen.h", "--format", "labels", env={"CTXSEL_BAZEL": tool})
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["//a:gen", "//a:a_test"]

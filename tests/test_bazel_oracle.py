@@ -144,7 +144,7 @@ def test_tool_mode_xml_equals_static(oracle, monkeypatch):
     tool = Workspace.open(server.workspace, adapter="bazel", source="tool", use_cache=False)
 
     def shape(ws: Workspace) -> tuple[dict, set]:
-        nodes = {n.id: (n.kind, n.tags, n.srcs, n.is_test) for n in ws.graph.nodes() if not n.external}
+        nodes = {n.id: (n.kind, n.tags, n.srcs, n.is_test, n.meta.get("outs")) for n in ws.graph.nodes() if not n.external}
         edges = {(a, b) for a, b, _ in ws.graph.edges() if a in nodes and b in nodes}
         return nodes, edges
 
@@ -163,6 +163,9 @@ def test_tool_mode_reads_a_saved_query_file(oracle, tmp_path):
     assert ws.adapter.resolved_source() == "tool"
     for root in sorted(n.id for n in static.graph.nodes() if not n.external):
         assert ws.blast_radius([root]).ids == static.blast_radius([root]).ids, root
+    for bzl in server.workspace.rglob("*.bzl"):  # a query graph has no load() facts: read from BUILD files
+        path = bzl.relative_to(server.workspace).as_posix()
+        assert ws.adapter.packages_loading(ws.graph, path) == static.adapter.packages_loading(static.graph, path)
 
 
 def test_bzl_files_map_to_the_packages_rbuildfiles_names(oracle):

@@ -63,7 +63,10 @@ def test_parse_label_rejects(bad):
 @pytest.mark.parametrize(
     "pattern, matches, misses",
     [
-        ("*.txt", ["a.txt", ".hidden.txt"], ["d/a.txt", "a.txt.bak"]),
+        ("*.txt", ["a.txt"], ["d/a.txt", "a.txt.bak", ".hidden.txt"]),  # measured with bazel 4.2.3
+        ("*", ["a", ".hidden"], ["d/a"]),
+        ("**", [".hidden", "e/b.txt", "e/.x"], []),
+        (".*", [".hidden"], ["a"]),
         ("**/*.txt", ["a.txt", "d/a.txt", "d/e/a.txt"], ["a.md"]),
         ("d/**", ["d/a", "d/e/f"], ["d", "x/d/a"]),
         ("a?.c", ["ab.c"], ["a.c", "abc.c"]),
@@ -93,6 +96,8 @@ def test_external_labels_are_leaves_and_unresolved_loads_are_reported(tmp_path):
     assert graph.node("@com_github_x//y:y").external
     assert "@com_github_x//y:y" not in adapter.reportable_ids(graph)
     assert any("@io_bazel_rules_go//go:def.bzl" in w and "go_library" in w for w in graph.warnings)
+    assert adapter.resolve(graph, "@com_github_x//y") == ["@com_github_x//y:y"]
+    assert graph.rdeps(adapter.resolve(graph, "@com_github_x//y")) == {"@com_github_x//y:y": 0, "//go:lib": 1}
 
 
 def test_macro_features_string_formatting_comprehensions_kwargs_and_existing_rules(tmp_path):
@@ -124,6 +129,24 @@ bundle(name = "all_libs")
     assert graph.dependencies("//p:all_libs") == ["//p:a", "//p:b"]
     assert graph.dependencies("//p:b") == ["//q:b"]
     assert graph.node("//p:a_test").is_test
+
+
+def test_symbolic_macros_run_their_implementation(tmp_path):
+    write(tmp_path, {
+        "WORKSPACE": "",
+        "m/BUILD": "",
+        "m/defs.bzl": '''
+def _impl(name, visibility, srcs, extra):
+    native.cc_library(name = name, srcs = srcs, visibility = visibility)
+    native.cc_test(name = name + "_test", deps = [":" + name] + extra)
+
+lib = macro(implementation = _impl, attrs = {"srcs": attr.label_list(), "extra": attr.label_list(default = [])})
+''',
+        "p/BUILD": 'load("//m:defs.bzl", "lib")\nlib(name = "x", srcs = ["x.cc"])\n',
+    })
+    _, graph = load(tmp_path)
+    assert graph.node("//p:x").srcs == ("p/x.cc",)
+    assert graph.dependencies("//p:x_test") == ["//p:x"]
 
 
 def test_a_failing_statement_is_reported_and_the_others_still_count(tmp_path):
@@ -167,6 +190,13 @@ def test_build_syntax_error_names_file_and_line(tmp_path):
     assert err.value.location is not None and err.value.location.path == "p/BUILD" and err.value.location.line
 
 
+def test_bzl_syntax_error_names_the_bzl_file(tmp_path):
+    write(tmp_path, {"WORKSPACE": "", "p/BUILD": 'load(":m.bzl", "m")\nm(name = "x")\n', "p/m.bzl": "def m(name):\n    return [\n"})
+    with pytest.raises(ParseError) as err:
+        load(tmp_path)
+    assert err.value.location.path == "p/m.bzl"
+
+
 def test_glob_stops_at_nested_packages_and_honours_exclude(tmp_path):
     write(tmp_path, {
         "WORKSPACE": "",
@@ -204,6 +234,7 @@ def test_resolve_label_forms_outputs_and_paths(monkeypatch):
     adapter, graph = load(root)
     assert adapter.resolve(graph, "//core") == ["//core:core"]
     assert adapter.resolve(graph, "//core:gen.h") == ["//core:gen_header"]  # output file -> its genrule
+    assert adapter.resolve(graph, "//app:app.stripped") == ["//app:app"]  # an implicit output of cc_binary
     assert adapter.resolve(graph, "//data/...") == ["//data/nested:nested", "//data:files"]
     assert set(adapter.resolve(graph, "//app:all")) == set(graph.nodes_in_package("app"))
     assert adapter.resolve(graph, "//core:core.h") == ["//core:core", "//core:gen_header"]
@@ -270,3 +301,59 @@ def test_cache_reuses_the_graph_until_a_build_or_bzl_file_or_directory_changes(t
     (root / "net/extra.h").write_text("")  # a new file a glob matches
     ws = reopen()
     assert calls == [1, 1] and "net/extra.h" in ws.graph.node("//net:headers").srcs
+
+
+# ---------------------------------------------------------------- the evaluator's Starlark
+def evaluate(source: str) -> dict:
+    from ctxsel.adapters.bazel.starlark import Interpreter, parse
+
+    interp = Interpreter(lambda *a: {}, lambda *a: [], [], lambda *a: None)
+    g: dict = {}
+    interp.exec_module(parse(source, "t.bzl"), "t.bzl", g)
+    return g
+
+
+@pytest.mark.parametrize(
+    "expr, value",
+    [
+        ('"%s_%d" % ("a", 3)', "a_3"),
+        ('"{}-{name}".format(1, name = "x")', "1-x"),
+        ('"a,b,,c".split(",")', ["a", "b", "", "c"]),
+        ('"-".join(["a", "b"])', "a-b"),
+        ('"lib.cc".endswith((".h", ".cc"))', True),
+        ("[x * 2 for x in range(4) if x % 2]", [2, 6]),
+        ('{k: v for k, v in zip(["a", "b"], [1, 2])}', {"a": 1, "b": 2}),
+        ('{"a": 1} | {"b": 2}', {"a": 1, "b": 2}),
+        ('sorted(["b", "a", "c"], reverse = True)', ["c", "b", "a"]),
+        ("[1, 2, 3][-1]", 3),
+        ('"abcdef"[1:4]', "bcd"),
+        ("(lambda x: x + 1)(1)", 2),
+        ("[i for i, _ in enumerate(['a', 'b'])]", [0, 1]),
+        ('len({"a": 1}) == 1 and not []', True),
+        ("max([3, 9, 2])", 9),
+        ('"x" if 1 > 2 else "y"', "y"),
+        ('struct(a = 1).a', 1),
+        ('Label("//pkg:name").name', "name"),
+    ],
+)
+def test_starlark_expressions(expr, value):
+    assert evaluate(f"v = {expr}\n")["v"] == value
+
+
+def test_select_concatenation_keeps_every_branch_and_its_keys():
+    from ctxsel.adapters.bazel.starlark_values import flatten, select_keys
+
+    v = evaluate('v = ["a"] + select({":x": ["b"], "//conditions:default": ["c"]}) + ["d"]\n')["v"]
+    assert flatten(v) == ["a", "b", "c", "d"]
+    assert select_keys(v) == [":x", "//conditions:default"]
+
+
+def test_functions_defaults_varargs_and_kwargs():
+    g = evaluate('''
+def f(a, b = 2, *rest, c = 3, **kw):
+    return [a, b, list(rest), c, sorted(kw.keys())]
+v = f(1, 5, 6, 7, c = 4, z = 1, y = 2)
+w = f(0)
+''')
+    assert g["v"] == [1, 5, [6, 7], 4, ["y", "z"]]
+    assert g["w"] == [0, 2, [], 3, []]

@@ -191,3 +191,20 @@ def test_reference_figures_are_parsed_from_the_protocol_readme():
         pytest.skip("shared bench README absent")
     assert ref[("mean", "bm25-chunk")]["R@4k"] == pytest.approx(0.701)
     assert len({repo for repo, _ in ref}) == 6
+
+
+def test_merge_keeps_methods_that_were_not_rerun():
+    old = [{"repo": "o/n", "sha": "a", "methods": {"bm25-file": {"4000": {"recall": 1.0}}}},
+           {"repo": "o/n", "sha": "b", "methods": {"bm25-file": {}}}]
+    new = [{"repo": "o/n", "sha": "a", "methods": {"ctxsel": {"4000": {"recall": 0.5}}}}]
+    merged = cochange.merge_rows(old, new)
+    assert [r["sha"] for r in merged] == ["a", "b"]
+    assert set(merged[0]["methods"]) == {"bm25-file", "ctxsel"}
+
+
+def test_find_mirror_accepts_a_bare_clone_named_owner_plus_name(tmp_path):
+    from bench.materialize import find_mirror
+
+    subprocess.run(["git", "init", "-q", "--bare", str(tmp_path / "o+n.git")], check=True, timeout=30)
+    assert find_mirror("o/n", [tmp_path]) == tmp_path / "o+n.git"
+    assert find_mirror("o/other", [tmp_path]) is None

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -262,3 +261,41 @@ def test_global_patterns_match_like_the_tools_globs():
     assert is_global(pats, "turbo.json") and is_global(pats, ".env") and is_global(pats, "apps/web/.env")
     assert is_global(pats, "config/a.cfg")
     assert not is_global(pats, "apps/turbo.json") and not is_global(pats, "x.env")
+
+
+def test_workspace_in_a_subdirectory_of_the_git_repository(tmp_path):
+    outer = tmp_path / "mono"
+    outer.mkdir()
+    git(outer, "init", "-q", "-b", "main")
+    root = outer / "ws"
+    root.mkdir()
+    write(root, "toy.json", json.dumps(SPEC))
+    for n in SPEC["nodes"].values():
+        for s in n["srcs"]:
+            write(root, s)
+    write(outer, "elsewhere/x.c")
+    git(outer, "add", "-A")
+    git(outer, "commit", "-qm", "init")
+    git(outer, "rm", "-q", "ws/lib/b.c")
+    write(outer, "elsewhere/x.c", "outside the workspace\n")
+    write(root, "core/core.c", "inside\n")
+    git(outer, "add", "-A")
+    ws = open_ws(root)
+    cs = ws.changes(staged=True)
+    assert [f.path for f in cs.files] == ["core/core.c", "lib/b.c"]  # workspace-relative, nothing outside
+    assert cs.nodes == ["core", "lib_b"]
+    assert cs.reasons["lib_b"] == ["lib/b.c (deleted)"]
+
+
+def test_unparsable_base_revision_falls_back_to_the_current_graph_with_a_warning(tmp_path):
+    root = make_repo(tmp_path / "ws")
+    write(root, "toy.json", "{ broken")
+    git(root, "commit", "-qam", "break the manifest")
+    base = git(root, "rev-parse", "HEAD").strip()
+    write(root, "toy.json", json.dumps(SPEC))
+    git(root, "commit", "-qam", "fix it")
+    ws = open_ws(root)
+    found = FileChanges([ChangedFile("lone/x.c", DELETED)], "test", base_rev=base)
+    cs = change_set(ws.adapter, ws.graph, found, old_graph=lambda rev, paths: revision_graph(ws.adapter, rev, paths))
+    assert cs.nodes == ["lone"]  # through the current graph
+    assert len(cs.warnings) == 1 and "could not parse the graph of" in cs.warnings[0] and "not JSON" in cs.warnings[0]

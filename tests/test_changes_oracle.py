@@ -161,3 +161,18 @@ def test_turbo_base_head_equals_turbo_ls_filter_range(tmp_path):
 
     root, commits = build_history(tmp_path, "js-turbo", "turbo.json")
     compare(root, "turbo", commits, oracle)
+
+
+def test_turbo_since_ref_counts_the_working_tree_and_untracked_files(tmp_path):
+    turbo = require("turbo")
+    root, commits = build_history(tmp_path, "js-turbo", None)
+    dirs = package_dirs(root)
+    (root / dirs["@ws/testkit"] / "untracked.js").write_text("new\n")        # untracked
+    (root / dirs["@ws/core"] / "src/changed.js").write_text("uncommitted\n")  # unstaged edit
+    base = commits[-2][1]  # "delete in api" -> HEAD adds the README commit on top
+    out = run([turbo, "ls", f"--filter=...[{base}]", "--output=json"], cwd=root, timeout=120).stdout
+    want = {p["name"] for p in json.loads(out[out.index("{"):])["packages"]["items"]}
+    proc = run_cli("--repo", str(root), "--adapter", "turbo", "--source", "static",
+                   "blast-radius", "--since", base, "--format", "labels")
+    assert proc.returncode == 0, proc.stderr
+    assert set(proc.stdout.split()) == want and "@ws/testkit" in want

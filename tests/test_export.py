@@ -8,8 +8,6 @@ import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 
-import pytest
-
 from ctxsel.cli import main
 from ctxsel.export import _layers, layout, to_dot, to_html, to_mermaid, view_of_graph, view_of_radius
 from ctxsel.graph import BuildGraph, Node

@@ -8,15 +8,13 @@ silently. Outputs come from the real CLI on copies of the fixtures.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, run_cli, run_git
 
 jsonschema = pytest.importorskip("jsonschema", reason="pip install -e '.[test]' (jsonschema)")
 
@@ -40,24 +38,18 @@ def validate(doc: dict[str, Any], schema_name: str) -> None:
     assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
 
 
-def _git(repo: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@t"}
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, timeout=60, env=env)
-
-
 @pytest.fixture(scope="module")
 def bazel_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """bazel-basic as a git repo with CODEOWNERS, an edit, a rename and a staged change."""
     root = tmp_path_factory.mktemp("schemas") / "bazel-basic"
     shutil.copytree(FIXTURES / "bazel-basic", root, ignore=shutil.ignore_patterns(".ctxsel"))
     (root / "CODEOWNERS").write_text("* @org/platform\n/core/ @org/core\n/data/ \n")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "fixture")
+    run_git(root, "init", "-q")
+    run_git(root, "add", "-A")
+    run_git(root, "commit", "-qm", "fixture")
     with open(root / "api" / "api.cc", "a") as fh:
         fh.write("// edited\n")
-    _git(root, "mv", "core/core.py", "core/core_moved.py")
+    run_git(root, "mv", "core/core.py", "core/core_moved.py")
     return root
 
 
@@ -79,6 +71,7 @@ BAZEL_CASES = [
     ("blast-radius", ["//core:core"]),
     ("blast-radius", ["--since", "HEAD", "--explain"]),
     ("blast-radius", ["//core:core", "--owner", "@org/core", "--depth", "2"]),
+    ("blast-radius", ["//core:core", "--limit", "2"]),
     ("tests", ["//core:core"]),
     ("tests", ["--files", "core/core.cc", "api/api.cc", "--explain"]),
     ("tests", ["//core:core", "--owner", "@org/core"]),
@@ -109,6 +102,7 @@ def test_optional_fields_really_occur(bazel_repo):
     explained = cli_json(bazel_repo, "blast-radius", "--since", "HEAD", "--explain")
     assert "because" in explained["affected"][0] and explained["changes"]["files"]
     assert any(f["status"] == "R" and "old_path" in f for f in explained["changes"]["files"])
+    assert cli_json(bazel_repo, "blast-radius", "//core:core", "--limit", "2")["truncated"] > 0
     scoped = cli_json(bazel_repo, "tests", "//core:core", "--owner", "@org/core")
     assert scoped["dropped_by_owner"] >= 1
     owners = cli_json(bazel_repo, "owners", "data/a.txt")

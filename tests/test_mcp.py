@@ -1,9 +1,10 @@
 """Acceptance: ``ctxsel mcp`` over stdio with the official MCP client answers what the CLI answers.
 
-One server process serves every call of this module (starting one costs ~2 s); each
+One server process serves the calls of the main session (starting one costs 1-3 s); each
 answer is compared with ``ctxsel ... --format json`` run as a user would, in a copy of
 ``fixtures/bazel-basic`` (static parsing, so no Bazel is needed) that is also a git
-repository with an uncommitted edit, so the change selectors have something to see.
+repository with an uncommitted and a staged edit, so the change selectors have something
+to see. A second, shorter session does the same on ``fixtures/js-pnpm``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, run_cli, run_git
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install -e '.[test]'")
 
@@ -40,6 +41,7 @@ CALLS: dict[str, tuple[str, dict[str, Any], list[str] | None]] = {
         ["blast-radius", "--files", "core/core.cc", "--explain"],
     ),
     "radius_since": ("blast_radius", {"since": "HEAD"}, ["blast-radius", "--since", "HEAD"]),
+    "radius_limit": ("blast_radius", {"targets": ["//core:core"], "limit": 3}, ["blast-radius", "//core:core", "--limit", "3"]),
     "tests": ("affected_tests", {"targets": ["//core:core"]}, ["tests", "//core:core"]),
     "tests_staged_explain": (
         "affected_tests",
@@ -66,12 +68,6 @@ CALLS: dict[str, tuple[str, dict[str, Any], list[str] | None]] = {
 }
 
 
-def _git(repo: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@t"}
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, timeout=60, env=env)
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("mcp")
@@ -81,14 +77,14 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / ".github" / "CODEOWNERS").write_text(CODEOWNERS)
     (base / "secret.txt").write_text("outside the repository\n")
     (root / "outside-link").symlink_to(base)
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "fixture")
+    run_git(root, "init", "-q")
+    run_git(root, "add", "-A")
+    run_git(root, "commit", "-qm", "fixture")
     with open(root / "api" / "api.cc", "a") as fh:  # an uncommitted edit for --since HEAD
         fh.write("// edited\n")
     with open(root / "utils" / "utils.cc", "a") as fh:  # and a staged one for --staged
         fh.write("// staged\n")
-    _git(root, "add", "utils/utils.cc")
+    run_git(root, "add", "utils/utils.cc")
     return root
 
 
@@ -171,6 +167,13 @@ def test_lists_the_four_tools_with_actionable_schemas(served):
         props = tool.input_schema["properties"]
         for name, prop in props.items():
             assert len(prop.get("description", "")) > 20, f"{tool.name}.{name} has no usable description"
+    # The advertised output schemas are the shipped JSON Schema files, so the official client
+    # validates every structured answer below against them as it receives it.
+    import ctxsel
+
+    shapes = {"blast_radius": "blast-radius", "affected_tests": "tests", "select_context": "select", "owners": "owners"}
+    for name, schema in shapes.items():
+        assert tools[name].output_schema == ctxsel.json_schema(schema), name
     assert tools["owners"].input_schema["required"] == ["paths"]
     assert "required" not in tools["blast_radius"].input_schema  # targets or a change, checked at call time
     assert {"since", "base", "head", "staged", "files", "owner", "depth", "repo"} <= set(tools["affected_tests"].input_schema["properties"])
@@ -179,7 +182,7 @@ def test_lists_the_four_tools_with_actionable_schemas(served):
 
 @pytest.mark.parametrize(
     "name",
-    ["radius", "radius_file", "radius_depth_owner", "radius_files_explain", "radius_since", "tests",
+    ["radius", "radius_file", "radius_depth_owner", "radius_files_explain", "radius_since", "radius_limit", "tests",
      "tests_staged_explain", "owners", "repo_inside", "after_errors"],
 )
 def test_answers_equal_the_cli(served, repo, name):
@@ -196,6 +199,14 @@ def test_change_selectors_reach_the_change(served):
     staged = structured(served["results"]["tests_staged_explain"])
     assert [f["path"] for f in staged["changes"]["files"]] == ["utils/utils.cc"]
     assert all("because" in row for row in staged["explain"])
+
+
+def test_big_radii_are_cut_to_the_nearest(served):
+    full = structured(served["results"]["radius"])
+    cut = structured(served["results"]["radius_limit"])
+    assert cut["affected"] == full["affected"][:3]
+    assert cut["truncated"] == len(full["affected"]) - 3
+    assert "truncated" not in full  # the default limit (200) cut nothing here
 
 
 def test_owner_scoping_is_applied(served):

@@ -1,5 +1,6 @@
-"""The MCP server's boundary: a call may name directories and paths inside the repository
-it was started on, never outside (``..``, absolute paths, symlinks). In-process, no protocol."""
+"""The MCP server in-process (no protocol): its boundary — a call may name directories and
+paths inside the repository it was started on, never outside (``..``, absolute paths,
+symlinks) — and its failure handling."""
 
 from __future__ import annotations
 
@@ -86,3 +87,49 @@ def test_calls_restore_the_working_directory(tmp_path):
     with pytest.raises(UserError):
         tools.affected_tests(GraphQuestion(["//nope:nope"]))
     assert os.getcwd() == before
+
+
+def test_the_command_refuses_a_missing_repository_before_serving(tmp_path):
+    from conftest import run_cli
+
+    out = run_cli("mcp", "--repo", str(tmp_path / "nope"), input="")
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"ctxsel: error: no such directory: {tmp_path / 'nope'}"
+    assert out.stdout == ""  # nothing on the protocol stream
+
+
+def test_the_server_exits_cleanly_when_the_client_goes_away(tmp_path):
+    from conftest import run_cli
+
+    out = run_cli("mcp", "--repo", str(tmp_path), input="")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == ""
+
+
+def test_a_bug_is_one_failed_call_not_a_dead_server(tmp_path, monkeypatch):
+    pytest.importorskip("mcp")
+    import anyio
+
+    from ctxsel.errors import CtxselError
+    from ctxsel.mcp_server import build_server
+
+    tools = CtxselTools(tmp_path)
+
+    def boom(question):
+        raise RuntimeError("boom")
+
+    def not_a_user_error(question):
+        raise CtxselError("cache is corrupt")
+
+    async def call(name, args):
+        return await server.call_tool(name, args)
+
+    monkeypatch.setattr(tools, "blast_radius", boom)
+    monkeypatch.setattr(tools, "affected_tests", not_a_user_error)
+    server = build_server(tools)
+    crashed = anyio.run(call, "blast_radius", {"targets": ["x"]})
+    assert crashed.is_error and crashed.content[0].text == "internal error: RuntimeError: boom"
+    failed = anyio.run(call, "affected_tests", {"targets": ["x"]})
+    assert failed.is_error and failed.content[0].text == "cache is corrupt"
+    answered = anyio.run(call, "owners", {"paths": ["README.md"]})  # no CODEOWNERS: a user error, still answered
+    assert answered.is_error and "no CODEOWNERS file" in answered.content[0].text

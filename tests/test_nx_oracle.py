@@ -98,13 +98,11 @@ def test_test_targets_match(oracle):
     assert set(nx.json("show", "projects", "--with-target", "test", "--json")) == set(adapter.test_nodes(static, static))
 
 
-# one file per edge kind: package.json chain, alias chain, relative import, implicit-only, leaf
+# the package.json/implicit chain from core, and the import-only chain from shared
+# (the CLI tests below add a relative import, an implicit-only dependent and a leaf)
 AFFECTED_FILES = [
     "packages/core-lib/src/index.js",
     "libs/shared/src/strings.ts",
-    "libs/pyproj/src/helpers.js",
-    "packages/api/src/index.js",
-    "packages/standalone/src/index.ts",
 ]
 
 
@@ -122,10 +120,10 @@ def test_affected_tests_match(oracle):
     assert nx.affected(file, with_test=True) == set(adapter.test_nodes(static, adapter.blast_radius(static, roots)))
 
 
-@pytest.mark.parametrize("file", ["nx.json", "pnpm-lock.yaml", "tsconfig.base.json"])
+@pytest.mark.parametrize("file", ["pnpm-lock.yaml", "tsconfig.base.json"])  # nx.json: see the CLI test
 def test_global_files_affect_every_project(oracle, file):
     nx, _, adapter, static = oracle
-    assert file in adapter.global_files()
+    assert file in adapter.global_files() and "nx.json" in adapter.global_files()
     assert nx.affected(file) == set(static)
 
 
@@ -226,7 +224,12 @@ def test_import_scanner_and_resolution_match_on_tricky_syntax(tmp_path):
     assert ctxsel_edges(static) == expected
 
 
-@pytest.mark.parametrize("files", ["libs/ui/src/button.tsx", "nx.json", "packages/plugin/src/index.js,libs/pyproj/src/helpers.js"])
+@pytest.mark.parametrize("files", [
+    "libs/ui/src/button.tsx",
+    "nx.json",
+    "packages/plugin/src/index.js,libs/pyproj/src/helpers.js",
+    "packages/standalone/src/index.ts",
+])
 def test_cli_files_matches_nx_affected_files(oracle, cli, files):
     nx, _, _, _ = oracle
     out = cli("--repo", str(nx.root), "--adapter", "nx", "--source", "static", "--no-cache",
@@ -280,3 +283,29 @@ def test_ignore_files_decide_which_projects_exist(tmp_path):
     static = NxAdapter(ws, AdapterOptions(source="static")).load(InputTracker(ws))
     assert set(static) == expected
     assert "from-dist" in expected and "ghost" not in expected
+
+
+def test_installed_workspace_links_resolve_like_nx(tmp_path):
+    """With dependencies installed, Nx follows node_modules links into workspace packages:
+    a deep import of an existing file is an edge, of a missing one is not, and a package
+    installed from the registry (a real directory) is never a project."""
+    ws = tmp_path / "ws"
+    shutil.copytree(FIXTURE, ws)
+    (ws / "apps/app/node_modules/@ws").mkdir(parents=True)
+    (ws / "apps/app/node_modules/@ws/core").symlink_to("../../../../packages/core-lib")
+    (ws / "node_modules/@ws").mkdir(parents=True)
+    (ws / "node_modules/@ws/docs").symlink_to("../../packages/docs")
+    (ws / "node_modules/@ws/plugin/src").mkdir(parents=True)  # a registry copy, not a link
+    (ws / "node_modules/@ws/plugin/package.json").write_text('{"name": "@ws/plugin", "version": "9.0.0"}')
+    (ws / "node_modules/@ws/plugin/src/x.js").write_text("")
+    (ws / "apps/app/src/deep.ts").write_text(
+        "import a from '@ws/core/src/index';\nimport b from '@ws/core/src/missing';\n"
+        "import c from '@ws/docs/src/index';\nimport d from '@ws/plugin/src/x';\n"
+    )
+    (ws / "apps/cli/src/deep.ts").write_text("import b from '@ws/core/src/index';\n")  # no link from cli
+    nx = Nx(ws, tmp_path / "state")
+    expected = nx_edges(nx.graph(tmp_path / "graph.json"))
+    static = NxAdapter(ws, AdapterOptions(source="static")).load(InputTracker(ws))
+    assert ctxsel_edges(static) == expected
+    assert ("@ws/app", "@ws/core", "static") in expected and ("@ws/app", "@ws/docs", "static") in expected
+    assert ("@ws/app", "@ws/plugin", "static") not in expected and ("@ws/cli", "@ws/core", "static") not in expected

@@ -242,3 +242,11 @@ def test_auto_source_uses_nx_only_when_the_repo_installed_it(ws, monkeypatch):
     (ws / "node_modules/nx").mkdir(parents=True)
     assert adapter.resolved_source() == "tool"
     assert NxAdapter(ws, AdapterOptions(source="static")).resolved_source() == "static"
+
+
+def test_two_projects_with_one_name_is_an_error(ws, cli):
+    # nx: "The following projects are defined in multiple locations" (measured)
+    write(ws / "libs/copy/project.json", {"name": "ui"})
+    out = cli("--repo", str(ws), "--adapter", "nx", "--source", "static", "--no-cache", "blast-radius", "ui")
+    assert out.returncode == 2
+    assert "'ui'" in out.stderr and "libs/copy" in out.stderr and "libs/ui" in out.stderr

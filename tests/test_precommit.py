@@ -34,6 +34,14 @@ def test_explain_and_json_carry_the_path_and_the_staged_file(tmp_path, monkeypat
     assert capsys.readouterr().out.splitlines()[0] == "app_test -> app -> lib_a -> core   [core/core.c]"
     assert precommit(root, "--format", "json", "--explain") == 0
     body = json.loads(capsys.readouterr().out)
+    try:
+        import jsonschema
+
+        from ctxsel.render import json_schema
+
+        jsonschema.validate(body, json_schema("tests"))  # pre-commit's JSON is tests' JSON
+    except ImportError:
+        pass
     assert body["tests"] == ["app_test"]
     assert body["explain"] == [{"id": "app_test", "path": ["app_test", "app", "lib_a", "core"], "because": ["core/core.c"]}]
     assert body["changes"]["files"] == [{"path": "core/core.c", "status": "M"}]

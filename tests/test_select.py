@@ -215,3 +215,14 @@ def test_owner_narrows_the_files(cli, pnpm_repo: Path) -> None:
     out = _select_json(cli, pnpm_repo, "parse widget", "--owner", "@team-app", "--explain-scope")
     assert out["scope_paths"] and all(p.startswith("packages/app/") for p in out["scope_paths"])
     assert {c["path"] for c in out["chunks"]} <= set(out["scope_paths"])
+
+
+def test_change_selectors_give_changed_nodes(cli, pnpm_repo: Path) -> None:
+    _write(pnpm_repo, {"packages/core/src/widget.ts": "export function parseWidget(s: string) {\n  return s.trimEnd();\n}\n"})
+    _git(pnpm_repo, "commit", "-qam", "trim end")
+    out = _select_json(cli, pnpm_repo, "", "--since", "HEAD~1", "--scope", "blast-radius", "--explain-scope")
+    assert out["changed_nodes"] == ["@x/core"]
+    assert "packages/app/src/main.ts" in out["scope_paths"]
+    assert "packages/other/src/widget-other.ts" not in out["scope_paths"]
+    bad = cli("--repo", str(pnpm_repo), "select", "x", "--since", "no-such-ref")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ctxsel.adapters.base import Adapter
 from ctxsel.cache import InputTracker
+from ctxsel.errors import Location, ParseError
 from ctxsel.graph import BuildGraph, Node
 from ctxsel.workspace import Workspace
 
@@ -28,7 +29,10 @@ class ToyAdapter(Adapter):
 
     def load_static(self, tracker: InputTracker) -> BuildGraph:
         type(self).loads += 1
-        spec = json.loads(tracker.read_text(self.root / "toy.json"))
+        try:
+            spec = json.loads(tracker.read_text(self.root / "toy.json"))
+        except ValueError as exc:
+            raise ParseError(f"not JSON: {exc}", Location("toy.json")) from None
         g = BuildGraph("toy", str(self.root))
         for nid, n in spec["nodes"].items():
             g.add_node(Node(nid, "test" if n.get("test") else "lib", package=n["dir"],

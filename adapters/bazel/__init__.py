@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import ClassVar, Iterable
+from typing import Iterable
 
-from ctxsel.adapters.base import Adapter
+from ctxsel.adapters.base import Adapter, AdapterOptions
 from ctxsel.cache import InputTracker, ensure_cache_dir
 from ctxsel.errors import Location, ToolError, UnknownTargetError, UserError
 from ctxsel.graph import BuildGraph
 
-from .labels import LabelError, parse_label
+from .labels import LabelError, parse_label, workspace_name
 
 GLOBAL_FILES = ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", ".bazelrc", ".bazelversion")
 # Past this, `bazel test a b c ...` risks the OS argv limit; Bazel reads patterns from a file.
@@ -31,6 +31,11 @@ class BazelAdapter(Adapter):
     name = "bazel"
     tools = ("bazel", "bazelisk")
     node_noun = "target"
+
+    def __init__(self, root: Path, options: AdapterOptions | None = None) -> None:
+        super().__init__(root, options)
+        self._outputs: tuple[BuildGraph, dict[str, str]] | None = None
+        self._main_name: str | None = None
 
     @classmethod
     def detect(cls, root: Path) -> bool:
@@ -56,7 +61,8 @@ class BazelAdapter(Adapter):
             graph = super().load(tracker)
         cycle = graph.find_cycle()
         if cycle:
-            graph.warnings.append("dependency cycle: " + " -> ".join(cycle) + " (answers stop at the cycle's members)")
+            # Answers stay complete (the closures tolerate cycles), but Bazel will not build these.
+            graph.warnings.append("dependency cycle: " + " -> ".join(cycle) + " (bazel build would fail on it)")
         return graph
 
     def load_static(self, tracker: InputTracker) -> BuildGraph:
@@ -66,7 +72,7 @@ class BazelAdapter(Adapter):
 
     def load_tool(self, tracker: InputTracker) -> BuildGraph:
         from .query import load_query_output, run_query, timeout_from_env
-        from .static import find_build_files, workspace_name
+        from .static import find_build_files
 
         main = workspace_name(self.root, tracker)
         if self.options.query_file:
@@ -89,7 +95,7 @@ class BazelAdapter(Adapter):
     def resolve(self, graph: BuildGraph, spec: str) -> list[str]:
         """Labels (``//pkg:name``, ``//pkg``, ``//pkg/...``, ``//pkg:all``, ``:name``),
         output-file labels (their generating rule), and file or directory paths."""
-        if spec in graph and self.reportable(graph, spec):
+        if spec in graph:  # an external label too: "what depends on @zlib?" is a fair question
             return [spec]
         if spec.startswith(("//", "@", ":")):
             return self._resolve_label(graph, spec)
@@ -118,12 +124,12 @@ class BazelAdapter(Adapter):
             if ids:
                 return ids
         try:
-            main = self._main_repo_name(graph)
+            main = self._main_repo_name()
             label = parse_label(text, "", main)
         except LabelError:
             raise UnknownTargetError(spec, self.reportable_ids(graph), what=self.node_noun) from None
         canonical = str(label)
-        if canonical in graph and self.reportable(graph, canonical):
+        if canonical in graph:
             return [canonical]
         if not label.external:
             producer = self._output_index(graph).get(canonical)
@@ -173,17 +179,20 @@ class BazelAdapter(Adapter):
         return self.package_of(graph, rel) or ""
 
     def _output_index(self, graph: BuildGraph) -> dict[str, str]:
-        """Output-file label -> generating rule (a dependency on gen.h is on its genrule)."""
-        index: dict[str, str] = {}
-        for node in graph.nodes():
-            for out in node.meta.get("outs", ()):
-                index.setdefault(f"//{node.package}:{out}", node.id)
-        return index
+        """Output-file label -> generating rule (a dependency on gen.h is on its genrule).
+        Built once per graph: a change set may resolve thousands of paths."""
+        if self._outputs is None or self._outputs[0] is not graph:
+            index: dict[str, str] = {}
+            for node in graph.nodes():
+                for out in node.meta.get("outs", ()):
+                    index.setdefault(f"//{node.package}:{out}", node.id)
+            self._outputs = (graph, index)
+        return self._outputs[1]
 
-    def _main_repo_name(self, graph: BuildGraph) -> str:
-        from .static import workspace_name
-
-        return workspace_name(self.root, InputTracker(self.root))
+    def _main_repo_name(self) -> str:
+        if self._main_name is None:
+            self._main_name = workspace_name(self.root, InputTracker(self.root))
+        return self._main_name
 
     # ------------------------------------------------------------ answers
     def test_command(self, tests: list[str]) -> list[str]:
@@ -205,13 +214,6 @@ class BazelAdapter(Adapter):
         return GLOBAL_FILES
 
     # ------------------------------------------------------------ BUILD/.bzl changes
-    def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
-        """Same as ``nodes_for_file``: it already maps BUILD and .bzl files to what they define."""
-        return self.nodes_for_file(graph, path)
-
-    def manifest_patterns(self) -> tuple[str, ...]:
-        return ("BUILD", "BUILD.bazel", "*.bzl", ".bazelignore", *GLOBAL_FILES)
-
     def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
         """The roots ``bazel query rdeps`` would use for a changed file.
 

@@ -7,7 +7,11 @@ Every node id is a canonical label, ``//pkg:name`` for the main repository and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
+
+from ctxsel.cache import InputTracker
 
 
 class LabelError(ValueError):
@@ -91,3 +95,18 @@ def split(label: str) -> tuple[str, str]:
 def looks_like_label(value: str) -> bool:
     """Whether a string in an attribute Bazel does not type for us is a label reference."""
     return value.startswith(("//", ":", "@"))
+
+
+_WORKSPACE_NAME = re.compile(r"""\bworkspace\s*\(\s*name\s*=\s*["']([^"']+)["']""")
+_MODULE_NAME = re.compile(r"""\bmodule\s*\(\s*name\s*=\s*["']([^"']+)["']""")
+
+
+def workspace_name(root: Path, tracker: InputTracker) -> str:
+    """The main repository's name (``@name//`` then means the main repository)."""
+    for fname, pattern in (("MODULE.bazel", _MODULE_NAME), ("WORKSPACE.bazel", _WORKSPACE_NAME), ("WORKSPACE", _WORKSPACE_NAME)):
+        path = root / fname
+        if tracker.exists(path) and path.is_file():
+            m = pattern.search(tracker.read_text(path))
+            if m:
+                return m.group(1)
+    return ""

@@ -188,12 +188,16 @@ def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: st
         elif t.kind == "generated":
             generated[_canon(t.name, main_repo_name)] = _canon(t.generating_rule, main_repo_name)
     rule_ids = {_canon(r.name, main_repo_name) for r in rules}
+    outs_of: dict[str, list[str]] = {}  # declared and implicit outputs (x.dwp, x_deploy.jar), per rule
+    for out, rule in generated.items():
+        outs_of.setdefault(rule, []).append(out.split(":", 1)[1])
     for r in rules:
         rid = _canon(r.name, main_repo_name)
         package = rid[2:].split(":", 1)[0] if rid.startswith("//") else ""
         meta: dict[str, Any] = {}
-        if r.outputs:
-            meta["outs"] = tuple(_canon(o, main_repo_name).split(":", 1)[1] for o in r.outputs)
+        outs = set(outs_of.get(rid, ())) | {_canon(o, main_repo_name).split(":", 1)[1] for o in r.outputs}
+        if outs:
+            meta["outs"] = tuple(sorted(outs))
         graph.add_node(Node(rid, r.cls, package=package, tags=tuple(sorted(set(r.tags))), is_test=r.cls.endswith("_test"), external=not rid.startswith("//"), meta=meta))
     for r in rules:
         rid = _canon(r.name, main_repo_name)

@@ -12,147 +12,38 @@ What it is not: a full Starlark interpreter. It runs the loading-phase subset
 file cannot hang a pre-commit hook. Whatever it cannot evaluate becomes ``UNKNOWN``
 and is reported, never guessed silently.
 """
-
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
+
+from ctxsel.errors import CtxselError
+
+from .starlark_builtins import METHODS, NativeModule, make_builtins
+from .starlark_values import (
+    _MISSING,
+    MAX_SEQUENCE,
+    UNKNOWN,
+    AttrSpec,
+    Builtin,
+    EvalError,
+    Function,
+    LabelValue,
+    PackageContext,
+    RuleClass,
+    Select,
+    SelectorList,
+    Struct,
+    SymbolicMacro,
+    TargetCall,
+    UnknownCallable,
+    _check_size,
+    _format_percent,
+    _type_name,
+)
 
 MAX_STEPS = 2_000_000  # per top-level statement, macros it calls included
 MAX_DEPTH = 64  # call depth (Starlark forbids recursion; this catches it anyway)
-MAX_SEQUENCE = 1_000_000  # longest list/string an operation may build
-
-
-class EvalError(Exception):
-    """Something Bazel would reject or that this evaluator does not support."""
-
-    def __init__(self, message: str, line: int | None = None, path: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.path = path
-
-
-class _Unknown:
-    """A value that could not be computed (from an unresolved load, an unsupported call)."""
-
-    _instance: "_Unknown | None" = None
-
-    def __new__(cls) -> "_Unknown":
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-    def __reduce__(self) -> str:
-        return "UNKNOWN"
-
-
-UNKNOWN = _Unknown()
-
-
-@dataclass
-class Select:
-    """``select({...})``: bazel query takes the union of every branch."""
-
-    branches: dict[str, Any]
-
-
-@dataclass
-class SelectorList:
-    """``[...] + select(...) + ...``: the parts of a configurable attribute value."""
-
-    parts: list[Any]
-
-
-@dataclass
-class Struct:
-    fields: dict[str, Any]
-
-
-@dataclass
-class AttrSpec:
-    """What ``attr.label_list(default=...)`` and friends declare about an attribute."""
-
-    type: str  # label | label_list | label_dict | output | output_list | other
-    default: Any = None
-
-
-@dataclass
-class RuleClass:
-    """A rule: native (``cc_library``) or defined in a .bzl with ``rule()``.
-
-    ``kind`` is the rule class bazel query prints; for ``rule()`` it is the global
-    name the rule is exported as, which is only known after the .bzl is evaluated.
-    """
-
-    kind: str
-    attrs: dict[str, AttrSpec] | None = None  # None = a native rule (typed by the loader)
-    native: bool = True
-
-
-@dataclass
-class UnknownCallable:
-    """A symbol the evaluator cannot see into (an external repository's macro or rule).
-
-    Called with ``name = ...`` it is taken as a rule of kind ``symbol``, which is what
-    bazel query reports for most rules loaded from rule sets.
-    """
-
-    symbol: str
-    origin: str = ""  # the .bzl it was loaded from, for the warning
-
-
-@dataclass
-class LabelValue:
-    """``Label("//pkg:x")``: used as a string wherever an attribute wants a label."""
-
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
-@dataclass
-class Function:
-    name: str
-    node: ast.FunctionDef | ast.Lambda
-    globals: dict[str, Any]
-    defaults: list[Any]
-    kw_defaults: list[Any]
-    closure: dict[str, Any]
-    path: str
-
-
-@dataclass
-class Builtin:
-    name: str
-    fn: Callable[..., Any]
-
-
-@dataclass
-class TargetCall:
-    """One rule instantiation recorded while evaluating a BUILD file."""
-
-    kind: str
-    name: str
-    attrs: dict[str, Any]
-    line: int
-    rule: RuleClass | None = None  # None for unknown kinds (typed by heuristics)
-
-
-@dataclass
-class PackageContext:
-    """What evaluating one BUILD file records (``native.*`` calls from macros land here too)."""
-
-    package: str
-    path: str
-    targets: list[TargetCall] = field(default_factory=list)
-    exported: list[str] = field(default_factory=list)
-    line: int = 0  # line of the top-level BUILD statement being evaluated
 
 
 class _Return(Exception):
@@ -171,100 +62,11 @@ class _Continue(Exception):
 def parse(source: str, path: str) -> ast.Module:
     """Parse Starlark source; a syntax error is an ``EvalError`` naming the line."""
     try:
-        return ast.parse(source, filename=path)
+        return ast.parse(source.lstrip("\ufeff"), filename=path)
     except SyntaxError as exc:
         raise EvalError(f"syntax error: {exc.msg}", exc.lineno, path) from None
     except ValueError as exc:  # e.g. NUL bytes
         raise EvalError(f"cannot parse: {exc}", None, path) from None
-
-
-# ---------------------------------------------------------------- value helpers
-def flatten(value: Any) -> list[Any]:
-    """All values an attribute can take, select() branches unioned."""
-    if isinstance(value, SelectorList):
-        out: list[Any] = []
-        for part in value.parts:
-            out.extend(flatten(part))
-        return out
-    if isinstance(value, Select):
-        out = []
-        for branch in value.branches.values():
-            out.extend(flatten(branch))
-        return out
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if isinstance(value, dict):  # label-keyed dicts (and label_list_dict values)
-        out = list(value.keys())
-        for v in value.values():
-            if isinstance(v, (list, tuple)):
-                out.extend(v)
-        return out
-    return [value]
-
-
-def select_keys(value: Any) -> list[str]:
-    """The config_setting labels a configurable value depends on."""
-    out: list[str] = []
-    if isinstance(value, SelectorList):
-        for part in value.parts:
-            out.extend(select_keys(part))
-    elif isinstance(value, Select):
-        out.extend(k for k in value.branches if isinstance(k, str))
-    return out
-
-
-def _type_name(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if v is None:
-        return "NoneType"
-    if isinstance(v, (Function, Builtin, RuleClass, UnknownCallable)):
-        return "function"
-    if isinstance(v, (Select, SelectorList)):
-        return "select"
-    return {int: "int", str: "string", list: "list", tuple: "tuple", dict: "dict", Struct: "struct"}.get(type(v), type(v).__name__)
-
-
-def _check_size(v: Any) -> Any:
-    if isinstance(v, (str, list, tuple)) and len(v) > MAX_SEQUENCE:
-        raise EvalError("value too large")
-    return v
-
-
-def _format_percent(fmt: str, args: Any) -> str:
-    if not isinstance(args, tuple):
-        args = (args,)
-    conv: list[Any] = []
-    for a in args:
-        conv.append(_str(a) if isinstance(a, (list, dict, bool, type(None), Struct, LabelValue)) else a)
-    try:
-        return fmt % tuple(conv)
-    except (TypeError, ValueError) as exc:
-        raise EvalError(f"string formatting: {exc}") from None
-
-
-def _str(v: Any) -> str:
-    if isinstance(v, str):
-        return v
-    if isinstance(v, bool):
-        return "True" if v else "False"
-    if v is None:
-        return "None"
-    if isinstance(v, LabelValue):
-        return v.text
-    if isinstance(v, list):
-        return "[" + ", ".join(_repr(x) for x in v) + "]"
-    if isinstance(v, tuple):
-        return "(" + ", ".join(_repr(x) for x in v) + ("," if len(v) == 1 else "") + ")"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{_repr(k)}: {_repr(x)}" for k, x in v.items()) + "}"
-    return str(v)
-
-
-def _repr(v: Any) -> str:
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return _str(v)
 
 
 # ---------------------------------------------------------------- the interpreter
@@ -290,7 +92,7 @@ class Interpreter:
         self.steps = 0
         self.depth = 0
         self.native_rules = frozenset(native_rules)
-        self.builtins = self._make_builtins()
+        self.builtins = make_builtins(self)
 
     # ------------------------------------------------------------ modules
     def exec_module(self, tree: ast.Module, path: str, globals_: dict[str, Any], per_statement: Callable[[EvalError], None] | None = None) -> None:
@@ -318,6 +120,8 @@ class Interpreter:
                 if per_statement is None:
                     raise err from None
                 per_statement(err)
+            except CtxselError:  # e.g. a syntax error in a loaded .bzl: the user's to fix
+                raise
             except Exception as exc:  # a construct this evaluator mishandles: lose one statement, not the repo
                 if per_statement is None:
                     raise
@@ -733,8 +537,13 @@ class Interpreter:
             return self._instantiate(fn.kind, fn, args, kwargs, line, path)
         if isinstance(fn, Function):
             return self._call_function(fn, args, kwargs, line, path)
+        if isinstance(fn, SymbolicMacro):
+            params = {"name": kwargs.get("name"), "visibility": kwargs.get("visibility")}
+            for attr, spec in fn.attrs.items():
+                params[attr] = kwargs.get(attr, spec.default if isinstance(spec, AttrSpec) else None)
+            return self.call(fn.implementation, [], params, line, path)
         if isinstance(fn, UnknownCallable):
-            if "name" in kwargs:
+            if "name" in kwargs and self.ctx is not None:  # in a BUILD file (or a macro it calls)
                 self._note_unknown(fn.symbol, fn.origin, line)
                 return self._instantiate(fn.symbol, None, args, kwargs, line, path)
             return UNKNOWN
@@ -808,7 +617,7 @@ class Interpreter:
     def _getattr(self, obj: Any, attr: str, line: int, path: str) -> Any:
         if obj is UNKNOWN:
             return UNKNOWN
-        if isinstance(obj, _NativeModule):
+        if isinstance(obj, NativeModule):
             return obj.fields[attr] if attr in obj.fields else RuleClass(attr)
         if isinstance(obj, UnknownCallable):
             return UnknownCallable(attr, obj.origin)
@@ -818,7 +627,7 @@ class Interpreter:
             raise EvalError(f"struct has no field {attr!r}", line, path)
         if isinstance(obj, LabelValue):
             return self._label_attr(obj, attr, line, path)
-        method = _METHODS.get((type(obj), attr))
+        method = METHODS.get((type(obj), attr))
         if method is not None:
             return Builtin(f"{_type_name(obj)}.{attr}", lambda *a, **k: method(obj, *a, **k))
         raise EvalError(f"{_type_name(obj)} has no attribute {attr!r}", line, path)
@@ -836,320 +645,3 @@ class Interpreter:
         raise EvalError(f"Label has no attribute {attr!r}", line, path)
 
     # ------------------------------------------------------------ builtins
-    def _make_builtins(self) -> dict[str, Any]:
-        b: dict[str, Any] = {}
-
-        def builtin(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-            def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-                b[name] = Builtin(name, fn)
-                return fn
-
-            return deco
-
-        interp = self
-
-        @builtin("glob")
-        def _glob(include: Any = (), exclude: Any = (), exclude_directories: int = 1, allow_empty: Any = True) -> Any:
-            if interp.ctx is None:
-                raise EvalError("glob() outside a BUILD file")
-            if include is UNKNOWN or exclude is UNKNOWN:
-                return UNKNOWN
-            return interp._glob(interp.ctx, _strings(include, "glob include"), _strings(exclude, "glob exclude"), bool(exclude_directories), allow_empty is not False, interp.ctx.line)
-
-        @builtin("select")
-        def _select(branches: Any, no_match_error: str = "") -> Any:
-            if not isinstance(branches, dict):
-                raise EvalError("select() needs a dict")
-            return Select({str(k): v for k, v in branches.items()})
-
-        @builtin("package_name")
-        def _package_name() -> str:
-            return interp.ctx.package if interp.ctx else ""
-
-        @builtin("repository_name")
-        def _repository_name() -> str:
-            return "@"
-
-        @builtin("package")
-        def _package(**kwargs: Any) -> None:
-            return None
-
-        @builtin("licenses")
-        def _licenses(*args: Any, **kwargs: Any) -> None:
-            return None
-
-        @builtin("exports_files")
-        def _exports_files(srcs: Any = (), visibility: Any = None, licenses: Any = None) -> None:
-            if interp.ctx is not None and srcs is not UNKNOWN:
-                interp.ctx.exported.extend(_strings(srcs, "exports_files"))
-
-        @builtin("package_group")
-        def _package_group(**kwargs: Any) -> None:
-            return None  # not a rule: never in a blast radius
-
-        @builtin("existing_rules")
-        def _existing_rules() -> dict[str, Any]:
-            if interp.ctx is None:
-                return {}
-            return {t.name: {**t.attrs, "kind": t.kind} for t in interp.ctx.targets}
-
-        @builtin("existing_rule")
-        def _existing_rule(name: str) -> Any:
-            return _existing_rules().get(name)
-
-        @builtin("fail")
-        def _fail(*args: Any, **kwargs: Any) -> None:
-            raise EvalError("fail(): " + " ".join(_str(a) for a in args))
-
-        @builtin("print")
-        def _print(*args: Any, **kwargs: Any) -> None:
-            return None
-
-        @builtin("struct")
-        def _struct(**kwargs: Any) -> Struct:
-            return Struct(dict(kwargs))
-
-        @builtin("Label")
-        def _label(text: Any) -> Any:
-            if isinstance(text, LabelValue):
-                return text
-            if not isinstance(text, str):
-                return UNKNOWN
-            return LabelValue(text)
-
-        @builtin("rule")
-        def _rule(implementation: Any = None, attrs: Any = None, **kwargs: Any) -> RuleClass:
-            specs: dict[str, AttrSpec] = {}
-            if isinstance(attrs, dict):
-                for k, v in attrs.items():
-                    specs[str(k)] = v if isinstance(v, AttrSpec) else AttrSpec("other")
-            return RuleClass("", specs, native=False)
-
-        for name in ("provider", "aspect", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "macro", "exec_group", "subrule", "visibility", "toolchain_type", "depset"):
-            b[name] = Builtin(name, lambda *a, **k: UNKNOWN)
-
-        def attr_fn(kind: str) -> Builtin:
-            return Builtin(f"attr.{kind}", lambda *a, default=None, **k: AttrSpec(kind, default))
-
-        b["attr"] = Struct({
-            "label": attr_fn("label"), "label_list": attr_fn("label_list"),
-            "label_keyed_string_dict": attr_fn("label_dict"), "string_keyed_label_dict": attr_fn("label_dict"),
-            "output": attr_fn("output"), "output_list": attr_fn("output_list"),
-            **{n: attr_fn("other") for n in ("string", "string_list", "int", "int_list", "bool", "string_dict", "string_list_dict", "license")},
-        })
-
-        @builtin("len")
-        def _len(x: Any) -> Any:
-            if x is UNKNOWN or isinstance(x, UnknownCallable):
-                return UNKNOWN
-            if isinstance(x, (str, list, tuple, dict)):
-                return len(x)
-            raise EvalError(f"len() of {_type_name(x)}")
-
-        b["str"] = Builtin("str", lambda x: UNKNOWN if x is UNKNOWN else _str(x))
-        b["repr"] = Builtin("repr", lambda x: _repr(x))
-        b["bool"] = Builtin("bool", lambda x=False: interp._truth(x))
-        b["type"] = Builtin("type", _type_name)
-        b["hasattr"] = Builtin("hasattr", lambda o, n: isinstance(o, Struct) and n in o.fields or (type(o), n) in _METHODS)
-        b["getattr"] = Builtin("getattr", lambda o, n, *d: o.fields.get(n, d[0] if d else UNKNOWN) if isinstance(o, Struct) else (d[0] if d else UNKNOWN))
-
-        @builtin("int")
-        def _int(x: Any, base: int = 10) -> Any:
-            try:
-                return int(x, base) if isinstance(x, str) else int(x)
-            except (ValueError, TypeError):
-                raise EvalError(f"int(): invalid value {x!r}") from None
-
-        @builtin("list")
-        def _list(x: Any = ()) -> Any:
-            return UNKNOWN if x is UNKNOWN else list(interp._iterate(x))
-
-        @builtin("tuple")
-        def _tuple(x: Any = ()) -> Any:
-            return UNKNOWN if x is UNKNOWN else tuple(interp._iterate(x))
-
-        @builtin("dict")
-        def _dict(*args: Any, **kwargs: Any) -> Any:
-            out: dict[Any, Any] = {}
-            for a in args:
-                if isinstance(a, dict):
-                    out.update(a)
-                else:
-                    for pair in interp._iterate(a):
-                        k, v = pair
-                        out[k] = v
-            out.update(kwargs)
-            return out
-
-        @builtin("sorted")
-        def _sorted(x: Any, key: Any = None, reverse: bool = False) -> Any:
-            items = interp._iterate(x)
-            try:
-                if key is None:
-                    return sorted(items, reverse=reverse)
-                return sorted(items, key=lambda v: interp.call(key, [v], {}, 0, ""), reverse=reverse)
-            except TypeError as exc:
-                raise EvalError(f"sorted(): {exc}") from None
-
-        b["reversed"] = Builtin("reversed", lambda x: list(reversed(interp._iterate(x))))
-        b["enumerate"] = Builtin("enumerate", lambda x, start=0: [(i + start, v) for i, v in enumerate(interp._iterate(x))])
-        b["zip"] = Builtin("zip", lambda *xs: list(zip(*[interp._iterate(x) for x in xs])))
-        b["any"] = Builtin("any", lambda x: any(interp._truth(v) for v in interp._iterate(x)))
-        b["all"] = Builtin("all", lambda x: all(interp._truth(v) for v in interp._iterate(x)))
-
-        @builtin("range")
-        def _range(*args: int) -> list[int]:
-            r = range(*args)
-            if len(r) > MAX_SEQUENCE:
-                raise EvalError("range too large")
-            return list(r)
-
-        def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
-            def inner(*args: Any, key: Any = None) -> Any:
-                items = interp._iterate(args[0]) if len(args) == 1 else list(args)
-                if not items:
-                    raise EvalError("min/max of an empty sequence")
-                return fn(items) if key is None else fn(items, key=lambda v: interp.call(key, [v], {}, 0, ""))
-
-            return inner
-
-        b["min"] = Builtin("min", _minmax(min))
-        b["max"] = Builtin("max", _minmax(max))
-
-        native_fields: dict[str, Any] = {
-            name: b[name]
-            for name in ("glob", "package_name", "repository_name", "exports_files", "package_group", "existing_rules", "existing_rule", "licenses")
-        }
-        native_fields["package_relative_label"] = Builtin("package_relative_label", lambda x: LabelValue(x if str(x).startswith(("//", "@")) else f"//{interp.ctx.package if interp.ctx else ''}:{str(x).lstrip(':')}"))
-        b["native"] = _NativeModule(native_fields, self.native_rules)
-        return b
-
-
-class _NativeModule(Struct):
-    """``native``: the native rules plus a few functions; unknown members become rules
-    of that kind (a newer Bazel's native rule this evaluator does not list)."""
-
-    def __init__(self, fields: dict[str, Any], rules: frozenset[str]) -> None:
-        super().__init__(fields)
-        self.rules = rules
-
-
-class _Missing:
-    pass
-
-
-_MISSING = _Missing()
-
-
-def _strings(v: Any, what: str) -> list[str]:
-    if isinstance(v, str):
-        return [v]
-    if isinstance(v, (list, tuple)):
-        out = []
-        for x in v:
-            if not isinstance(x, str):
-                raise EvalError(f"{what} must be strings, got {_type_name(x)}")
-            out.append(x)
-        return out
-    raise EvalError(f"{what} must be a list of strings, got {_type_name(v)}")
-
-
-# ---------------------------------------------------------------- string/list/dict methods
-def _format(s: str, *args: Any, **kwargs: Any) -> str:
-    try:
-        return s.format(*[_str(a) if not isinstance(a, (int, str)) else a for a in args], **{k: _str(v) if not isinstance(v, (int, str)) else v for k, v in kwargs.items()})
-    except (IndexError, KeyError, ValueError) as exc:
-        raise EvalError(f"format(): {exc}") from None
-
-
-def _join(sep: str, items: Any) -> Any:
-    if items is UNKNOWN:
-        return UNKNOWN
-    parts = list(items.keys() if isinstance(items, dict) else items)
-    if not all(isinstance(p, str) for p in parts):
-        raise EvalError("join() needs strings")
-    return sep.join(parts)
-
-
-def _list_append(lst: list[Any], x: Any) -> None:
-    if len(lst) >= MAX_SEQUENCE:
-        raise EvalError("value too large")
-    lst.append(x)
-
-
-def _list_extend(lst: list[Any], xs: Any) -> None:
-    if xs is UNKNOWN:
-        return
-    if isinstance(xs, (Select, SelectorList)):
-        raise EvalError("cannot extend a list with a select()")
-    lst.extend(xs)
-    _check_size(lst)
-
-
-def _dict_pop(d: dict[Any, Any], k: Any, *default: Any) -> Any:
-    if k in d:
-        return d.pop(k)
-    if default:
-        return default[0]
-    raise EvalError(f"key {k!r} not found")
-
-
-def _split(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
-    return s.split(sep, maxsplit)
-
-
-def _rsplit(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
-    return s.rsplit(sep, maxsplit)
-
-
-_METHODS: dict[tuple[type, str], Callable[..., Any]] = {
-    (str, "format"): _format,
-    (str, "join"): _join,
-    (str, "replace"): lambda s, a, b, n=-1: s.replace(a, b, n),
-    (str, "split"): _split,
-    (str, "rsplit"): _rsplit,
-    (str, "splitlines"): lambda s, keepends=False: s.splitlines(keepends),
-    (str, "startswith"): lambda s, p, *a: s.startswith(tuple(p) if isinstance(p, (list, tuple)) else p, *a),
-    (str, "endswith"): lambda s, p, *a: s.endswith(tuple(p) if isinstance(p, (list, tuple)) else p, *a),
-    (str, "strip"): lambda s, c=None: s.strip(c),
-    (str, "lstrip"): lambda s, c=None: s.lstrip(c),
-    (str, "rstrip"): lambda s, c=None: s.rstrip(c),
-    (str, "lower"): lambda s: s.lower(),
-    (str, "upper"): lambda s: s.upper(),
-    (str, "capitalize"): lambda s: s.capitalize(),
-    (str, "title"): lambda s: s.title(),
-    (str, "find"): lambda s, x, *a: s.find(x, *a),
-    (str, "rfind"): lambda s, x, *a: s.rfind(x, *a),
-    (str, "index"): lambda s, x, *a: s.index(x, *a),
-    (str, "rindex"): lambda s, x, *a: s.rindex(x, *a),
-    (str, "count"): lambda s, x, *a: s.count(x, *a),
-    (str, "partition"): lambda s, x: s.partition(x),
-    (str, "rpartition"): lambda s, x: s.rpartition(x),
-    (str, "removeprefix"): lambda s, x: s[len(x):] if s.startswith(x) else s,
-    (str, "removesuffix"): lambda s, x: s[: -len(x)] if x and s.endswith(x) else s,
-    (str, "isalpha"): lambda s: s.isalpha(),
-    (str, "isdigit"): lambda s: s.isdigit(),
-    (str, "isalnum"): lambda s: s.isalnum(),
-    (str, "isupper"): lambda s: s.isupper(),
-    (str, "islower"): lambda s: s.islower(),
-    (str, "isspace"): lambda s: s.isspace(),
-    (str, "elems"): lambda s: list(s),
-    (str, "codepoints"): lambda s: list(s),
-    (list, "append"): _list_append,
-    (list, "extend"): _list_extend,
-    (list, "insert"): lambda lst, i, x: lst.insert(i, x),
-    (list, "remove"): lambda lst, x: lst.remove(x),
-    (list, "pop"): lambda lst, *i: lst.pop(*i),
-    (list, "index"): lambda lst, x, *a: lst.index(x, *a),
-    (list, "clear"): lambda lst: lst.clear(),
-    (dict, "get"): lambda d, k, default=None: d.get(k, default) if not isinstance(k, list) else default,
-    (dict, "keys"): lambda d: list(d.keys()),
-    (dict, "values"): lambda d: list(d.values()),
-    (dict, "items"): lambda d: list(d.items()),
-    (dict, "update"): lambda d, *a, **k: [d.update(x) for x in a if isinstance(x, dict)] and None or d.update(k),
-    (dict, "pop"): _dict_pop,
-    (dict, "setdefault"): lambda d, k, v=None: d.setdefault(k, v),
-    (dict, "clear"): lambda d: d.clear(),
-    (tuple, "index"): lambda t, x: t.index(x),
-    (tuple, "count"): lambda t, x: t.count(x),
-}

@@ -20,19 +20,9 @@ from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError
 from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 
-from .labels import Label, LabelError, looks_like_label, parse_label
-from .starlark import (
-    UNKNOWN,
-    EvalError,
-    Interpreter,
-    LabelValue,
-    PackageContext,
-    RuleClass,
-    TargetCall,
-    flatten,
-    parse,
-    select_keys,
-)
+from .labels import Label, LabelError, looks_like_label, parse_label, workspace_name
+from .starlark import Interpreter, parse
+from .starlark_values import UNKNOWN, EvalError, LabelValue, PackageContext, TargetCall, flatten, select_keys
 
 BUILD_NAMES = ("BUILD.bazel", "BUILD")
 WORKSPACE_FILES = ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel")
@@ -74,6 +64,17 @@ applicable_licenses exec_properties
 
 #: Attributes whose strings name outputs of the rule (a dependency on one is on the rule).
 OUTPUT_ATTRS = frozenset({"outs", "out"})
+
+#: Files native rules always produce; a label naming one means a dependency on the rule
+#: (as listed by ``bazel query 'kind("generated file", //...:*)'`` with Bazel 4.2.3).
+_JAVA_BINARY_OUTPUTS = ("{name}.jar", "{name}-src.jar", "{name}_deploy.jar", "{name}_deploy-src.jar")
+IMPLICIT_OUTPUTS: dict[str, tuple[str, ...]] = {
+    "cc_binary": ("{name}.stripped", "{name}.dwp"),
+    "cc_test": ("{name}.dwp",),
+    "java_library": ("lib{name}.jar", "lib{name}-src.jar"),
+    "java_binary": _JAVA_BINARY_OUTPUTS,
+    "java_test": _JAVA_BINARY_OUTPUTS,
+}
 
 #: Edge type per attribute (the rest are plain dependencies).
 EDGE_TYPES = {"data": DATA, "tests": TESTS}
@@ -221,7 +222,7 @@ class StaticLoader:
         loads = tuple(sorted(self._transitive_loads(build_rel)))
         return PackageResult(package, build_rel, ctx.targets, loads)
 
-    def _parse(self, source: str, rel: str):  # -> ast.Module
+    def _parse(self, source: str, rel: str) -> ast.Module:
         try:
             return parse(source, rel)
         except EvalError as exc:
@@ -351,7 +352,8 @@ class GraphAssembler:
         return self.graph
 
     def _outputs(self, call: TargetCall) -> list[str]:
-        names: list[str] = []
+        """Declared outputs (``outs``, ``attr.output``) plus native implicit ones (``x_deploy.jar``)."""
+        names: list[str] = [p.format(name=call.name) for p in IMPLICIT_OUTPUTS.get(call.kind, ()) if call.rule is None or call.rule.native]
         for attr, value in call.attrs.items():
             if not _is_output_attr(call, attr):
                 continue
@@ -363,7 +365,7 @@ class GraphAssembler:
     def _add_rule(self, label: str, res: PackageResult, loads_meta: dict[str, Any]) -> None:
         call = self.rules[label]
         tags = tuple(sorted({t for t in flatten(call.attrs.get("tags", [])) if isinstance(t, str)}))  # as bazel query prints them
-        outs = tuple(self._outputs(call))
+        outs = tuple(sorted(set(self._outputs(call))))
         meta = dict(loads_meta)
         if outs:
             meta["outs"] = outs
@@ -389,7 +391,8 @@ class GraphAssembler:
                 if not isinstance(v, str) or not v or (not strict and not looks_like_label(v)):
                     continue
                 deps.append((v, EDGE_TYPES.get(attr, DEP)))
-        for attr, spec in (call.rule.attrs or {}).items() if call.rule and call.rule.attrs else ():
+        schema = call.rule.attrs if call.rule is not None and call.rule.attrs else {}
+        for attr, spec in schema.items():  # label defaults of rule() attributes left unset: implicit deps
             if attr not in call.attrs and spec.type in ("label", "label_list", "label_dict") and spec.default not in (None, UNKNOWN):
                 for v in flatten(spec.default):
                     text = v.text if isinstance(v, LabelValue) else v
@@ -461,7 +464,8 @@ def _is_output_attr(call: TargetCall, attr: str) -> bool:
 
 
 def glob_to_regex(pattern: str) -> str:
-    """Bazel glob syntax: ``*`` within a path segment, ``**`` across any number of segments."""
+    """Bazel glob syntax: ``*`` within a path segment, ``**`` across any number of segments;
+    a name starting with "." only matches a segment that is ``*`` or starts with "." too."""
     segments = pattern.strip("/").split("/")
     out: list[str] = []
     for i, seg in enumerate(segments):
@@ -470,23 +474,10 @@ def glob_to_regex(pattern: str) -> str:
             out.append(r"(?:[^/]+/)*[^/]+" if last else r"(?:[^/]+/)*")
             continue
         body = "".join("[^/]*" if ch == "*" else "[^/]" if ch == "?" else re.escape(ch) for ch in seg)
+        if seg != "*" and not seg.startswith("."):
+            body = r"(?!\.)" + body  # as Bazel's UnixGlob: "*.txt" skips ".x.txt", "*" and "**" do not
         out.append(body + ("" if last else "/"))
     return "".join(out)
-
-
-_WORKSPACE_NAME = re.compile(r"""\bworkspace\s*\(\s*name\s*=\s*["']([^"']+)["']""")
-_MODULE_NAME = re.compile(r"""\bmodule\s*\(\s*name\s*=\s*["']([^"']+)["']""")
-
-
-def workspace_name(root: Path, tracker: InputTracker) -> str:
-    """The main repository's name (``@name//`` then means the main repository)."""
-    for fname, pattern in (("MODULE.bazel", _MODULE_NAME), ("WORKSPACE.bazel", _WORKSPACE_NAME), ("WORKSPACE", _WORKSPACE_NAME)):
-        path = root / fname
-        if tracker.exists(path) and path.is_file():
-            m = pattern.search(tracker.read_text(path))
-            if m:
-                return m.group(1)
-    return ""
 
 
 def bazelignore(root: Path, tracker: InputTracker) -> set[str]:

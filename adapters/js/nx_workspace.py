@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ctxsel.cache import InputTracker
+from ctxsel.cache import CACHE_DIR, InputTracker
 from ctxsel.errors import Location, ParseError
 from ctxsel.files import IgnoreRules, _glob_to_regex
 
 from .workspace import _expand_braces, expand_globs, workspace_globs
 
-#: never listed by Nx's file walker
-ALWAYS_SKIPPED = frozenset({"node_modules", ".git"})
+#: never listed by Nx's file walker (plus ctxsel's own cache, which ignores itself anyway)
+ALWAYS_SKIPPED = frozenset({"node_modules", ".git", CACHE_DIR})
 #: Nx state directories (``.nx/cache``, ``.nx/workspace-data``) and yarn's cache
 SKIPPED_PATHS = frozenset({".nx/cache", ".nx/workspace-data", ".yarn/cache"})
 

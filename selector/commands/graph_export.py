@@ -14,6 +14,7 @@ from . import changes as chg
 
 FORMATS = ("dot", "mermaid", "html")
 LARGE = 3000  # nodes; beyond this a picture stops helping a person
+MERMAID_MAX_TEXT = 50_000  # mermaid.js's default maxTextSize
 
 
 @app.command("graph")
@@ -50,8 +51,12 @@ def graph(
         for w in dict.fromkeys(ws.warnings):
             warn(w)
         if len(view.nodes) > LARGE:
-            warn(f"{len(view.nodes)} nodes: a picture this large is hard to read; draw a blast radius instead")
+            smaller = "--depth N" if targets or selectors.given else "a blast radius (targets or --since/--staged)"
+            warn(f"{len(view.nodes)} nodes: a picture this large is hard to read; draw {smaller} instead")
     text = render(view, fmt)
+    if fmt == "mermaid" and len(text) > MERMAID_MAX_TEXT and not opts.quiet:
+        warn(f"{len(text):,} characters of Mermaid: renderers refuse more than {MERMAID_MAX_TEXT:,} by default "
+             "(GitHub, mermaid.js maxTextSize); use --format html or dot")
     if output:
         try:
             Path(output).write_text(text, encoding="utf-8")

@@ -65,6 +65,7 @@ def blast_radius(
     ctx: typer.Context,
     targets: Optional[List[str]] = typer.Argument(None, help="Labels (//pkg:lib, //pkg, //pkg/...), package/project names, or file paths."),
     depth: Optional[int] = typer.Option(None, "--depth", min=0, help="Only dependents within N edges (0 = the inputs themselves)."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=0, help="Show only the N nearest (JSON: \"truncated\" counts the rest)."),
     fmt: str = typer.Option("text", "--format", help="text, json or labels."),
     since: Optional[str] = chg.SINCE,
     base: Optional[str] = chg.BASE,
@@ -82,6 +83,10 @@ def blast_radius(
     ws = opts.open()
     selectors = chg.ChangeSelectors(since, base, head, staged, files or [])
     result, changes, owners = graph_question(ws.blast_radius, ws, targets, selectors, depth, owner, codeowners, codeowners_syntax)
+    if limit is not None:
+        result.truncate(limit)
+        if result.truncated:
+            chg.note(f"{result.truncated} farther {ws.adapter.node_noun}(s) not shown (--limit {limit})", opts.quiet)
     _emit_warnings(opts, result.warnings)
     own.note_dropped(opts, result.dropped_by_owner, owners, ws.adapter.node_noun)
     chg.report_changes(changes, ws.adapter.node_noun, opts.quiet)

@@ -19,6 +19,7 @@ from ..cli import GlobalOptions, app
 from ..errors import ToolError, UserError
 from ..render import lines, to_json, warn
 from . import changes as chg
+from .graph_queries import tests_json
 
 FORMATS = ("text", "json", "command")
 
@@ -44,11 +45,7 @@ def pre_commit(
     chg.report_changes(changes, ws.adapter.node_noun, opts.quiet or fmt != "text")
     why = chg.explain_rows(sel.tests, ws.graph.paths_to(roots), changes) if explain else []
     if fmt == "json":
-        body = sel.as_json()
-        if explain:
-            body["explain"] = why
-        body["changes"] = changes.as_json() if changes is not None else None
-        print(to_json(body))
+        print(to_json(tests_json(sel, changes, why if explain else None)))
     elif fmt == "command":
         if sel.command:
             print(sel.command)

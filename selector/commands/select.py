@@ -27,13 +27,14 @@ def _progress(quiet: bool) -> Iterator:
     if quiet or not sys.stderr.isatty():
         yield None
         return
-    from rich.progress import Progress
-
     import time
+
+    from rich.console import Console
+    from rich.progress import Progress
 
     started = time.monotonic()
     bar: dict = {}
-    with Progress(transient=True, console=None, disable=False) as progress:
+    with Progress(transient=True, console=Console(stderr=True)) as progress:
         def report(phase: str, done: int, total: int) -> None:
             if time.monotonic() - started < 1.0 and done < total:
                 return

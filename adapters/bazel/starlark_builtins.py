@@ -1,0 +1,344 @@
+"""Starlark's global functions (``glob``, ``select``, ``rule``, ``native``, ``len``...)
+and the methods of strings, lists and dicts, for the interpreter in ``starlark``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from .starlark_values import (
+    MAX_SEQUENCE,
+    UNKNOWN,
+    AttrSpec,
+    Builtin,
+    EvalError,
+    LabelValue,
+    RuleClass,
+    Select,
+    SelectorList,
+    Struct,
+    SymbolicMacro,
+    UnknownCallable,
+    _check_size,
+    _repr,
+    _str,
+    _type_name,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .starlark import Interpreter
+
+
+def make_builtins(interp: "Interpreter") -> dict[str, Any]:
+    """The global functions of BUILD and .bzl files, bound to one interpreter."""
+    b: dict[str, Any] = {}
+
+    def builtin(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+            b[name] = Builtin(name, fn)
+            return fn
+
+        return deco
+
+
+    @builtin("glob")
+    def _glob(include: Any = (), exclude: Any = (), exclude_directories: int = 1, allow_empty: Any = True) -> Any:
+        if interp.ctx is None:
+            raise EvalError("glob() outside a BUILD file")
+        if include is UNKNOWN or exclude is UNKNOWN:
+            return UNKNOWN
+        return interp._glob(interp.ctx, _strings(include, "glob include"), _strings(exclude, "glob exclude"), bool(exclude_directories), allow_empty is not False, interp.ctx.line)
+
+    @builtin("select")
+    def _select(branches: Any, no_match_error: str = "") -> Any:
+        if not isinstance(branches, dict):
+            raise EvalError("select() needs a dict")
+        return Select({str(k): v for k, v in branches.items()})
+
+    @builtin("package_name")
+    def _package_name() -> str:
+        return interp.ctx.package if interp.ctx else ""
+
+    @builtin("repository_name")
+    def _repository_name() -> str:
+        return "@"
+
+    @builtin("package")
+    def _package(**kwargs: Any) -> None:
+        return None
+
+    @builtin("licenses")
+    def _licenses(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    @builtin("exports_files")
+    def _exports_files(srcs: Any = (), visibility: Any = None, licenses: Any = None) -> None:
+        if interp.ctx is not None and srcs is not UNKNOWN:
+            interp.ctx.exported.extend(_strings(srcs, "exports_files"))
+
+    @builtin("package_group")
+    def _package_group(**kwargs: Any) -> None:
+        return None  # not a rule: never in a blast radius
+
+    @builtin("existing_rules")
+    def _existing_rules() -> dict[str, Any]:
+        if interp.ctx is None:
+            return {}
+        return {t.name: {**t.attrs, "kind": t.kind} for t in interp.ctx.targets}
+
+    @builtin("existing_rule")
+    def _existing_rule(name: str) -> Any:
+        return _existing_rules().get(name)
+
+    @builtin("fail")
+    def _fail(*args: Any, **kwargs: Any) -> None:
+        raise EvalError("fail(): " + " ".join(_str(a) for a in args))
+
+    @builtin("print")
+    def _print(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    @builtin("struct")
+    def _struct(**kwargs: Any) -> Struct:
+        return Struct(dict(kwargs))
+
+    @builtin("Label")
+    def _label(text: Any) -> Any:
+        if isinstance(text, LabelValue):
+            return text
+        if not isinstance(text, str):
+            return UNKNOWN
+        return LabelValue(text)
+
+    @builtin("rule")
+    def _rule(implementation: Any = None, attrs: Any = None, **kwargs: Any) -> RuleClass:
+        specs: dict[str, AttrSpec] = {}
+        if isinstance(attrs, dict):
+            for k, v in attrs.items():
+                specs[str(k)] = v if isinstance(v, AttrSpec) else AttrSpec("other")
+        return RuleClass("", specs, native=False)
+
+    @builtin("macro")
+    def _macro(implementation: Any = None, attrs: Any = None, **kwargs: Any) -> SymbolicMacro:
+        return SymbolicMacro(implementation, dict(attrs) if isinstance(attrs, dict) else {})
+
+    for name in ("provider", "aspect", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "configuration_field", "exec_group", "subrule", "visibility", "toolchain_type", "depset"):
+        b[name] = Builtin(name, lambda *a, **k: UNKNOWN)
+
+    def attr_fn(kind: str) -> Builtin:
+        return Builtin(f"attr.{kind}", lambda *a, default=None, **k: AttrSpec(kind, default))
+
+    b["attr"] = Struct({
+        "label": attr_fn("label"), "label_list": attr_fn("label_list"),
+        "label_keyed_string_dict": attr_fn("label_dict"), "string_keyed_label_dict": attr_fn("label_dict"),
+        "output": attr_fn("output"), "output_list": attr_fn("output_list"),
+        **{n: attr_fn("other") for n in ("string", "string_list", "int", "int_list", "bool", "string_dict", "string_list_dict", "license")},
+    })
+
+    @builtin("len")
+    def _len(x: Any) -> Any:
+        if x is UNKNOWN or isinstance(x, UnknownCallable):
+            return UNKNOWN
+        if isinstance(x, (str, list, tuple, dict)):
+            return len(x)
+        raise EvalError(f"len() of {_type_name(x)}")
+
+    b["str"] = Builtin("str", lambda x: UNKNOWN if x is UNKNOWN else _str(x))
+    b["repr"] = Builtin("repr", lambda x: _repr(x))
+    b["bool"] = Builtin("bool", lambda x=False: interp._truth(x))
+    b["type"] = Builtin("type", _type_name)
+    b["hasattr"] = Builtin("hasattr", lambda o, n: isinstance(o, Struct) and n in o.fields or (type(o), n) in METHODS)
+    b["getattr"] = Builtin("getattr", lambda o, n, *d: o.fields.get(n, d[0] if d else UNKNOWN) if isinstance(o, Struct) else (d[0] if d else UNKNOWN))
+
+    @builtin("int")
+    def _int(x: Any, base: int = 10) -> Any:
+        try:
+            return int(x, base) if isinstance(x, str) else int(x)
+        except (ValueError, TypeError):
+            raise EvalError(f"int(): invalid value {x!r}") from None
+
+    @builtin("list")
+    def _list(x: Any = ()) -> Any:
+        return UNKNOWN if x is UNKNOWN else list(interp._iterate(x))
+
+    @builtin("tuple")
+    def _tuple(x: Any = ()) -> Any:
+        return UNKNOWN if x is UNKNOWN else tuple(interp._iterate(x))
+
+    @builtin("dict")
+    def _dict(*args: Any, **kwargs: Any) -> Any:
+        out: dict[Any, Any] = {}
+        for a in args:
+            if isinstance(a, dict):
+                out.update(a)
+            else:
+                for pair in interp._iterate(a):
+                    k, v = pair
+                    out[k] = v
+        out.update(kwargs)
+        return out
+
+    @builtin("sorted")
+    def _sorted(x: Any, key: Any = None, reverse: bool = False) -> Any:
+        items = interp._iterate(x)
+        try:
+            if key is None:
+                return sorted(items, reverse=reverse)
+            return sorted(items, key=lambda v: interp.call(key, [v], {}, 0, ""), reverse=reverse)
+        except TypeError as exc:
+            raise EvalError(f"sorted(): {exc}") from None
+
+    b["reversed"] = Builtin("reversed", lambda x: list(reversed(interp._iterate(x))))
+    b["enumerate"] = Builtin("enumerate", lambda x, start=0: [(i + start, v) for i, v in enumerate(interp._iterate(x))])
+    b["zip"] = Builtin("zip", lambda *xs: list(zip(*[interp._iterate(x) for x in xs])))
+    b["any"] = Builtin("any", lambda x: any(interp._truth(v) for v in interp._iterate(x)))
+    b["all"] = Builtin("all", lambda x: all(interp._truth(v) for v in interp._iterate(x)))
+
+    @builtin("range")
+    def _range(*args: int) -> list[int]:
+        r = range(*args)
+        if len(r) > MAX_SEQUENCE:
+            raise EvalError("range too large")
+        return list(r)
+
+    def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def inner(*args: Any, key: Any = None) -> Any:
+            items = interp._iterate(args[0]) if len(args) == 1 else list(args)
+            if not items:
+                raise EvalError("min/max of an empty sequence")
+            return fn(items) if key is None else fn(items, key=lambda v: interp.call(key, [v], {}, 0, ""))
+
+        return inner
+
+    b["min"] = Builtin("min", _minmax(min))
+    b["max"] = Builtin("max", _minmax(max))
+
+    native_fields: dict[str, Any] = {
+        name: b[name]
+        for name in ("glob", "package_name", "repository_name", "exports_files", "package_group", "existing_rules", "existing_rule", "licenses")
+    }
+    native_fields["package_relative_label"] = Builtin("package_relative_label", lambda x: LabelValue(x if str(x).startswith(("//", "@")) else f"//{interp.ctx.package if interp.ctx else ''}:{str(x).lstrip(':')}"))
+    b["native"] = NativeModule(native_fields, interp.native_rules)
+    return b
+
+
+class NativeModule(Struct):
+    """``native``: the native rules plus a few functions; unknown members become rules
+    of that kind (a newer Bazel's native rule this evaluator does not list)."""
+
+    def __init__(self, fields: dict[str, Any], rules: frozenset[str]) -> None:
+        super().__init__(fields)
+        self.rules = rules
+
+
+def _strings(v: Any, what: str) -> list[str]:
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, (list, tuple)):
+        out = []
+        for x in v:
+            if not isinstance(x, str):
+                raise EvalError(f"{what} must be strings, got {_type_name(x)}")
+            out.append(x)
+        return out
+    raise EvalError(f"{what} must be a list of strings, got {_type_name(v)}")
+
+
+# ---------------------------------------------------------------- string/list/dict methods
+def _format(s: str, *args: Any, **kwargs: Any) -> str:
+    try:
+        return s.format(*[_str(a) if not isinstance(a, (int, str)) else a for a in args], **{k: _str(v) if not isinstance(v, (int, str)) else v for k, v in kwargs.items()})
+    except (IndexError, KeyError, ValueError) as exc:
+        raise EvalError(f"format(): {exc}") from None
+
+
+def _join(sep: str, items: Any) -> Any:
+    if items is UNKNOWN:
+        return UNKNOWN
+    parts = list(items.keys() if isinstance(items, dict) else items)
+    if not all(isinstance(p, str) for p in parts):
+        raise EvalError("join() needs strings")
+    return sep.join(parts)
+
+
+def _list_append(lst: list[Any], x: Any) -> None:
+    if len(lst) >= MAX_SEQUENCE:
+        raise EvalError("value too large")
+    lst.append(x)
+
+
+def _list_extend(lst: list[Any], xs: Any) -> None:
+    if xs is UNKNOWN:
+        return
+    if isinstance(xs, (Select, SelectorList)):
+        raise EvalError("cannot extend a list with a select()")
+    lst.extend(xs)
+    _check_size(lst)
+
+
+def _dict_pop(d: dict[Any, Any], k: Any, *default: Any) -> Any:
+    if k in d:
+        return d.pop(k)
+    if default:
+        return default[0]
+    raise EvalError(f"key {k!r} not found")
+
+
+def _split(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
+    return s.split(sep, maxsplit)
+
+
+def _rsplit(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
+    return s.rsplit(sep, maxsplit)
+
+
+METHODS: dict[tuple[type, str], Callable[..., Any]] = {
+    (str, "format"): _format,
+    (str, "join"): _join,
+    (str, "replace"): lambda s, a, b, n=-1: s.replace(a, b, n),
+    (str, "split"): _split,
+    (str, "rsplit"): _rsplit,
+    (str, "splitlines"): lambda s, keepends=False: s.splitlines(keepends),
+    (str, "startswith"): lambda s, p, *a: s.startswith(tuple(p) if isinstance(p, (list, tuple)) else p, *a),
+    (str, "endswith"): lambda s, p, *a: s.endswith(tuple(p) if isinstance(p, (list, tuple)) else p, *a),
+    (str, "strip"): lambda s, c=None: s.strip(c),
+    (str, "lstrip"): lambda s, c=None: s.lstrip(c),
+    (str, "rstrip"): lambda s, c=None: s.rstrip(c),
+    (str, "lower"): lambda s: s.lower(),
+    (str, "upper"): lambda s: s.upper(),
+    (str, "capitalize"): lambda s: s.capitalize(),
+    (str, "title"): lambda s: s.title(),
+    (str, "find"): lambda s, x, *a: s.find(x, *a),
+    (str, "rfind"): lambda s, x, *a: s.rfind(x, *a),
+    (str, "index"): lambda s, x, *a: s.index(x, *a),
+    (str, "rindex"): lambda s, x, *a: s.rindex(x, *a),
+    (str, "count"): lambda s, x, *a: s.count(x, *a),
+    (str, "partition"): lambda s, x: s.partition(x),
+    (str, "rpartition"): lambda s, x: s.rpartition(x),
+    (str, "removeprefix"): lambda s, x: s[len(x):] if s.startswith(x) else s,
+    (str, "removesuffix"): lambda s, x: s[: -len(x)] if x and s.endswith(x) else s,
+    (str, "isalpha"): lambda s: s.isalpha(),
+    (str, "isdigit"): lambda s: s.isdigit(),
+    (str, "isalnum"): lambda s: s.isalnum(),
+    (str, "isupper"): lambda s: s.isupper(),
+    (str, "islower"): lambda s: s.islower(),
+    (str, "isspace"): lambda s: s.isspace(),
+    (str, "elems"): lambda s: list(s),
+    (str, "codepoints"): lambda s: list(s),
+    (list, "append"): _list_append,
+    (list, "extend"): _list_extend,
+    (list, "insert"): lambda lst, i, x: lst.insert(i, x),
+    (list, "remove"): lambda lst, x: lst.remove(x),
+    (list, "pop"): lambda lst, *i: lst.pop(*i),
+    (list, "index"): lambda lst, x, *a: lst.index(x, *a),
+    (list, "clear"): lambda lst: lst.clear(),
+    (dict, "get"): lambda d, k, default=None: d.get(k, default) if not isinstance(k, list) else default,
+    (dict, "keys"): lambda d: list(d.keys()),
+    (dict, "values"): lambda d: list(d.values()),
+    (dict, "items"): lambda d: list(d.items()),
+    (dict, "update"): lambda d, *a, **k: [d.update(x) for x in a if isinstance(x, dict)] and None or d.update(k),
+    (dict, "pop"): _dict_pop,
+    (dict, "setdefault"): lambda d, k, v=None: d.setdefault(k, v),
+    (dict, "clear"): lambda d: d.clear(),
+    (tuple, "index"): lambda t, x: t.index(x),
+    (tuple, "count"): lambda t, x: t.count(x),
+}

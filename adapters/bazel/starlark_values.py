@@ -1,0 +1,249 @@
+"""The values a Starlark evaluation produces, beyond Python's own str/int/list/dict.
+
+Kept apart from the interpreter so the builtins (``starlark_builtins``) and the
+static loader can use them without importing each other.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+MAX_SEQUENCE = 1_000_000  # longest list/string an operation may build
+
+
+class EvalError(Exception):
+    """Something Bazel would reject or that this evaluator does not support."""
+
+    def __init__(self, message: str, line: int | None = None, path: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.path = path
+
+
+class _Unknown:
+    """A value that could not be computed (from an unresolved load, an unsupported call)."""
+
+    _instance: "_Unknown | None" = None
+
+    def __new__(cls) -> "_Unknown":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __reduce__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
+@dataclass
+class Select:
+    """``select({...})``: bazel query takes the union of every branch."""
+
+    branches: dict[str, Any]
+
+
+@dataclass
+class SelectorList:
+    """``[...] + select(...) + ...``: the parts of a configurable attribute value."""
+
+    parts: list[Any]
+
+
+@dataclass
+class Struct:
+    fields: dict[str, Any]
+
+
+@dataclass
+class AttrSpec:
+    """What ``attr.label_list(default=...)`` and friends declare about an attribute."""
+
+    type: str  # label | label_list | label_dict | output | output_list | other
+    default: Any = None
+
+
+@dataclass
+class RuleClass:
+    """A rule: native (``cc_library``) or defined in a .bzl with ``rule()``.
+
+    ``kind`` is the rule class bazel query prints; for ``rule()`` it is the global
+    name the rule is exported as, which is only known after the .bzl is evaluated.
+    """
+
+    kind: str
+    attrs: dict[str, AttrSpec] | None = None  # None = a native rule (typed by the loader)
+    native: bool = True
+
+
+@dataclass
+class SymbolicMacro:
+    """``macro(implementation, attrs)`` (Bazel 8): calling it runs the implementation
+    with ``name``, ``visibility`` and every declared attribute."""
+
+    implementation: Any
+    attrs: dict[str, Any]
+
+
+@dataclass
+class UnknownCallable:
+    """A symbol the evaluator cannot see into (an external repository's macro or rule).
+
+    Called with ``name = ...`` it is taken as a rule of kind ``symbol``, which is what
+    bazel query reports for most rules loaded from rule sets.
+    """
+
+    symbol: str
+    origin: str = ""  # the .bzl it was loaded from, for the warning
+
+
+@dataclass
+class LabelValue:
+    """``Label("//pkg:x")``: used as a string wherever an attribute wants a label."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass
+class Function:
+    name: str
+    node: ast.FunctionDef | ast.Lambda
+    globals: dict[str, Any]
+    defaults: list[Any]
+    kw_defaults: list[Any]
+    closure: dict[str, Any]
+    path: str
+
+
+@dataclass
+class Builtin:
+    name: str
+    fn: Callable[..., Any]
+
+
+@dataclass
+class TargetCall:
+    """One rule instantiation recorded while evaluating a BUILD file."""
+
+    kind: str
+    name: str
+    attrs: dict[str, Any]
+    line: int
+    rule: RuleClass | None = None  # None for unknown kinds (typed by heuristics)
+
+
+@dataclass
+class PackageContext:
+    """What evaluating one BUILD file records (``native.*`` calls from macros land here too)."""
+
+    package: str
+    path: str
+    targets: list[TargetCall] = field(default_factory=list)
+    exported: list[str] = field(default_factory=list)
+    line: int = 0  # line of the top-level BUILD statement being evaluated
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+
+# ---------------------------------------------------------------- value helpers
+def flatten(value: Any) -> list[Any]:
+    """All values an attribute can take, select() branches unioned."""
+    if isinstance(value, SelectorList):
+        out: list[Any] = []
+        for part in value.parts:
+            out.extend(flatten(part))
+        return out
+    if isinstance(value, Select):
+        out = []
+        for branch in value.branches.values():
+            out.extend(flatten(branch))
+        return out
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, dict):  # label-keyed dicts (and label_list_dict values)
+        out = list(value.keys())
+        for v in value.values():
+            if isinstance(v, (list, tuple)):
+                out.extend(v)
+        return out
+    return [value]
+
+
+def select_keys(value: Any) -> list[str]:
+    """The config_setting labels a configurable value depends on."""
+    out: list[str] = []
+    if isinstance(value, SelectorList):
+        for part in value.parts:
+            out.extend(select_keys(part))
+    elif isinstance(value, Select):
+        out.extend(k for k in value.branches if isinstance(k, str))
+    return out
+
+
+def _type_name(v: Any) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if v is None:
+        return "NoneType"
+    if isinstance(v, (Function, Builtin, RuleClass, UnknownCallable)):
+        return "function"
+    if isinstance(v, (Select, SelectorList)):
+        return "select"
+    return {int: "int", str: "string", list: "list", tuple: "tuple", dict: "dict", Struct: "struct"}.get(type(v), type(v).__name__)
+
+
+def _check_size(v: Any) -> Any:
+    if isinstance(v, (str, list, tuple)) and len(v) > MAX_SEQUENCE:
+        raise EvalError("value too large")
+    return v
+
+
+def _format_percent(fmt: str, args: Any) -> str:
+    if not isinstance(args, tuple):
+        args = (args,)
+    conv: list[Any] = []
+    for a in args:
+        conv.append(_str(a) if isinstance(a, (list, dict, bool, type(None), Struct, LabelValue)) else a)
+    try:
+        return fmt % tuple(conv)
+    except (TypeError, ValueError) as exc:
+        raise EvalError(f"string formatting: {exc}") from None
+
+
+def _str(v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    if v is None:
+        return "None"
+    if isinstance(v, LabelValue):
+        return v.text
+    if isinstance(v, list):
+        return "[" + ", ".join(_repr(x) for x in v) + "]"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(_repr(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_repr(k)}: {_repr(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _repr(v: Any) -> str:
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return _str(v)
