@@ -181,6 +181,28 @@ def build_results(rows: list[dict], budgets: list[int], meta: dict) -> dict:
     }
 
 
+def ctxsel_fingerprint() -> str:
+    """Version plus a hash of ctxsel's Python sources: ties ctxsel's figures to the exact code measured,
+    even between commits (the ranking is tuned with this benchmark, so it changes often)."""
+    import hashlib
+
+    import ctxsel
+
+    root = Path(ctxsel.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"{getattr(ctxsel, '__version__', '?')}+src.{digest.hexdigest()[:12]}"
+
+
+def dump_results(results: dict) -> str:
+    """JSON with one case per line: small, and a rerun's diff shows which cases moved."""
+    head = {k: v for k, v in results.items() if k != "cases"}
+    body = json.dumps(head, indent=1)[:-2]  # drop the closing "\n}"
+    cases = ",\n".join("  " + json.dumps(row, separators=(",", ":")) for row in results.get("cases", []))
+    return body + ',\n "cases": [\n' + cases + "\n ]\n}\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.cochange", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -214,15 +236,23 @@ def main(argv: list[str] | None = None) -> int:
     skipped: dict[str, str] = {}
     started = time.time()
     old: list[dict] = []
-    commands: list[str] = []
+    runs: list[dict] = []
     if args.out.exists() and not args.no_merge:
         try:
             previous = json.loads(args.out.read_text())
             old = previous.get("cases", [])
-            commands = list(previous.get("commands") or ([previous["command"]] if "command" in previous else []))
+            # A previous run whose every (repo, method) is rerun now no longer explains any figure.
+            runs = [r for r in previous.get("runs", [])
+                    if not (set(r.get("repos", ["?"])) <= set(repos) and set(r.get("methods", ["?"])) <= set(methods)
+                            and r.get("sample") == args.sample)]
         except ValueError:
             old = []
-    commands.append("python -m bench.cochange " + " ".join(argv if argv is not None else sys.argv[1:]))
+    this_run = {"command": "python -m bench.cochange " + " ".join(argv if argv is not None else sys.argv[1:]),
+                "repos": repos, "methods": methods, "sample": args.sample,
+                "ctxsel_call": "python API (in process)" if args.ctxsel_api else "CLI (one process per call)"}
+    if any(m.startswith("ctxsel") for m in methods):
+        this_run["ctxsel"] = ctxsel_fingerprint()
+    runs.append(this_run)
 
     def write() -> None:
         """Written after every repository, so an interrupted sweep keeps what it measured."""
@@ -232,13 +262,16 @@ def main(argv: list[str] | None = None) -> int:
             "sample": args.sample, "sample_seed": args.sample_seed,
             "seed_rule": "one seed per case: most added lines, tie -> first in files",
             "methods": sorted({m for r in merged for m in r["methods"]}),
-            "commands": commands,  # every run merged into this file, oldest first
-            "ctxsel_call": "python API (in process)" if args.ctxsel_api else "CLI (one process per call)",
+            "runs": runs,  # every run merged into this file, oldest first, with its wall time
             "skipped_repos": skipped,
-            "elapsed_s": round(time.time() - started, 1),
         }
+        this_run["elapsed_s"] = round(time.time() - started, 1)
+        if "ctxsel" in this_run and not args.ctxsel_api and ctxsel_fingerprint() != this_run["ctxsel"]:
+            # Each CLI call loads the sources anew, so an edit mid-run mixes versions (in process,
+            # the code imported at the first call is used throughout).
+            this_run["ctxsel_sources_changed_during_run"] = True
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(build_results(merged, budgets, meta), indent=1) + "\n")
+        args.out.write_text(dump_results(build_results(merged, budgets, meta)))
         log(f"wrote {args.out} ({len(merged)} cases)")
 
     for repo in repos:

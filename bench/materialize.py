@@ -175,7 +175,27 @@ class Checkout:
     def _git(self, *args: str, timeout: float = 600) -> bytes:
         return git(self.gitdir, "--work-tree", str(self.path), *args, timeout=timeout)
 
+    def _lock(self) -> None:
+        """Hold an exclusive lock on the work tree for this process's lifetime.
+
+        Two runs moving one work tree to different parents would corrupt each
+        other's cases; the second one fails at once instead (never waits)."""
+        if getattr(self, "_lock_file", None) is not None:
+            return
+        import fcntl
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(self.path.parent / (self.path.name + ".lock"), "w")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise RuntimeError(f"{self.path} is in use by another benchmark run; "
+                               "pass --work DIR (or set CTXSEL_BENCH_WORK) to use another work tree") from None
+        self._lock_file = handle
+
     def _init(self) -> None:
+        self._lock()
         alternates = self.gitdir / "objects" / "info" / "alternates"
         if _is_git_dir(self.gitdir):
             alternates.write_text(str(self.mirror / "objects") + "\n")  # the mirror may have moved

@@ -242,19 +242,22 @@ def render(results: dict, doc_path: Path, img_dir: Path) -> str:
              "(a packed chunk overlaps a parent-side changed line range), R@5/R@10/MRR over distinct files of the "
              "32k call, mean tokens used, over-budget cases (must be 0), scope recall (targets inside the scope "
              "ctxsel searched: the ceiling of its ranking).",
-             f"* ctxsel calls: {results.get('ctxsel_call', 'CLI (one process per call)')}; the in-process "
-             "variant (`--ctxsel-api`) runs the same `select` with the same arguments without one interpreter "
-             "start per call.",
-             "* Reproduce (2 cores; the baselines of all 150 cases took 389 s on a shared 2-core machine; "
-             "ctxsel adds 4 calls per case and method):", "",
+             "* ctxsel is called as the protocol says (`ctxsel --repo CHECKOUT select QUERY --seed SEED "
+             "--budget B --format json`, one call per budget), or with `--ctxsel-api` in process "
+             "(`ctxsel.select.select`, same arguments, no interpreter start per call); each run below says which.",
+             "* Reproduce (wall times measured on a 2-core machine shared with other jobs):", "",
              "```sh",
              "pip install -e '.[bench]'",
              "# once: bare clones of the five repositories (or point --mirror at existing ones)",
              "for r in vuejs/core typescript-eslint/typescript-eslint t3-oss/create-t3-turbo \\",
              "         buildbarn/bb-storage angular-eslint/angular-eslint; do",
              "  git clone --bare https://github.com/$r ~/.cache/ctxsel-bench/mirror/${r/\\//+}.git; done",
-             *(results.get("commands") or [results.get("command", "python -m bench.cochange --repos all "
-                                                       "--sample 30 --methods baselines,ctxsel-all")]),
+             *[f"{run['command']}  # {run.get('elapsed_s', '?')} s"
+               + (f"; ctxsel {run.get('ctxsel', '(version not recorded)')} via {run.get('ctxsel_call', 'CLI')}"
+                  + ("; ctxsel's sources changed during the run" if run.get("ctxsel_sources_changed_during_run")
+                     else "")
+                  if "ctxsel" in run["command"] else "")
+               for run in results.get("runs", [])],
              "python -m bench.report --results bench/results/cochange.json --doc docs/benchmarks.md",
              "```", ""]
     if unavailable:

@@ -42,6 +42,8 @@ def commands(root: Path, package: str) -> dict[str, list[str]]:
         "python -c Workspace.open(...).blast_radius (turbo)": [sys.executable, "-c", API_SNIPPET, str(root), "turbo", package],
         "turbo ls --filter=...X --output=json": ["turbo", "ls", f"--filter=...{package}", "--output=json"],
         "pnpm --filter ...X ls --depth -1 --json": ["pnpm", "--filter", f"...{package}", "ls", "--depth", "-1", "--json"],
+        # the floor any Python CLI pays on this machine before its first line runs
+        "python -c pass (interpreter start)": [sys.executable, "-c", "pass"],
     }
 
 
@@ -59,6 +61,8 @@ def answer_set(name: str, stdout: str) -> set[str]:
         return {p["name"] for p in json.loads(stdout)["packages"]["items"]}
     if name.startswith("pnpm"):
         return {p["name"] for p in json.loads(stdout)}
+    if name.startswith("python -c pass"):
+        return set()
     return {line for line in stdout.splitlines() if line}
 
 

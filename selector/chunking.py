@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from .tokenize import count_tokens
 
-CHUNKER_VERSION = 3  # part of the index key: bump when boundaries change
+CHUNKER_VERSION = 4  # part of the index key: bump when boundaries change
 
 
 @dataclass(frozen=True)
@@ -291,8 +291,10 @@ def _is_definition(node: Any) -> bool:
 
 def _names(node: Any, depth: int = 0) -> list[str]:
     """Names a definition introduces (function, class, const, type), through export wrappers."""
-    if depth > 3:
+    if depth > 3 or node.type == "keyword_argument":
         return []
+    if node.type == "expression_statement" and node.named_children and node.named_children[0].type == "call":
+        return _target_name(node.named_children[0])  # BUILD: go_library(name = "x", ...)
     name = node.child_by_field_name("name")
     if name is not None and name.type not in ("string", "template_string"):
         return [name.text.decode("utf-8", "replace")]
@@ -308,6 +310,18 @@ def _names(node: Any, depth: int = 0) -> list[str]:
             decl = decl.child_by_field_name("declarator")
         if decl is not None and decl.type in ("identifier", "field_identifier", "qualified_identifier"):
             return [decl.text.decode("utf-8", "replace")]
+    return []
+
+
+def _target_name(call: Any) -> list[str]:
+    """The ``name = "..."`` argument of a Starlark/Python call (a Bazel target's name)."""
+    args = call.child_by_field_name("arguments")
+    for arg in args.named_children if args is not None else ():
+        key = arg.child_by_field_name("name")
+        value = arg.child_by_field_name("value")
+        if arg.type == "keyword_argument" and key is not None and key.text == b"name" \
+                and value is not None and value.type == "string":
+            return [value.text.decode("utf-8", "replace").strip("'\"")]
     return []
 
 

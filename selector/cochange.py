@@ -70,6 +70,14 @@ def cochanged_files(root: Path, path: str, commits: int = 300, max_files: int = 
         cache.parent.mkdir(parents=True, exist_ok=True)
         with open(cache, "wb") as fh:
             pickle.dump(counts, fh)
+        _prune(cache.parent)
     except OSError:
         pass
     return counts
+
+
+def _prune(directory: Path, keep: int = 64) -> None:
+    """Keep the newest ``keep`` answers: each commit and seed adds one, forever otherwise."""
+    entries = sorted(directory.glob("cochange-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in entries[keep:]:
+        old.unlink(missing_ok=True)

@@ -12,7 +12,7 @@ produced (``dense_pool`` chunks) — and cached by the chunk's content hash in
 ``.ctxsel/index/embeddings-<model>.pickle``, so the cost follows the candidates, not
 the repository. Similarity is a plain matrix product over that pool: a few hundred
 vectors need no ANN index (faiss would only add a 30 MB dependency). The model embeds
-roughly 20-35 chunks/s on 2 cores, which is why the leg is off by default (``--dense``
+roughly 23-33 chunks/s on 2 cores, which is why the leg is off by default (``--dense``
 turns it on; see docs/select.md).
 """
 

@@ -38,7 +38,7 @@ class RankingConfig:
     # chunk-level lists
     bm25: float = 1.0  # BM25 over chunks, query = the user's query
     seed_terms: float = 0.3  # BM25 over chunks, query = the seed's defined names and file stem
-    seed_text: float = 0.0  # BM25 over chunks, query = every distinct term of the seed (path and text)
+    seed_text: float = 0.5  # BM25 over chunks, query = every distinct term of the seed (path and text)
     dense: float = 0.5  # embedding similarity (only when --dense and an embedder is available)
     definitions: float = 0.5  # chunk defines a name the query mentions
     seed_definitions: float = 0.4  # chunk defines a name the seed uses

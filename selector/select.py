@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .chunking import ChunkSettings
 from .errors import UserError
 from .files import FileSettings, inside_root, read_source
 from .index import ChunkIndex, update_index
@@ -50,7 +51,7 @@ class SelectRequest:
     owners: Sequence[str] = ()
     budget: int = 8000
     scope: str | None = None  # None: [select] scope from the repo config, else DEFAULT_SCOPE
-    dense: bool | None = None  # None: on when the config weight > 0 and an embedder is installed
+    dense: bool | None = None  # None = off: the dense leg must earn its cost (docs/select.md)
     weights: str | None = None  # JSON object of RankingConfig overrides
     include_seed: bool = False
 
@@ -121,7 +122,7 @@ def select(
         raise UserError(f"unknown --scope {scope_mode!r} (choose {', '.join(SCOPES)})")
 
     t = time.perf_counter()
-    index = update_index(root, file_settings=file_settings, progress=progress)
+    index = update_index(root, chunk_settings_from(config), file_settings, progress)
     timings["index"] = time.perf_counter() - t
 
     seeds = [_repo_relative(root, s) for s in request.seeds]
@@ -202,6 +203,22 @@ def select(
         more = f" and {len(packed.redactions) - 5} more" if len(packed.redactions) > 5 else ""
         warnings.append(f"redacted {len(packed.redactions)} secret-looking span(s): {where}{more}")
     return Selection(packed, scope_mode, sorted(scope_paths), query, seeds, changed_nodes, warnings, timings, index.stats)
+
+
+def chunk_settings_from(config: dict[str, Any]) -> ChunkSettings:
+    """``[select] chunk_tokens`` (or ``CTXSEL_CHUNK_TOKENS``, for benchmark sweeps): the chunk size limit."""
+    from .repoconfig import section
+
+    value = os.environ.get("CTXSEL_CHUNK_TOKENS") or section(config, "select").get("chunk_tokens")
+    if value is None:
+        return ChunkSettings()
+    try:
+        tokens = int(value)
+    except (TypeError, ValueError):
+        tokens = 0
+    if tokens < 50:
+        raise UserError(f"chunk_tokens must be an integer of at least 50, not {value!r}")
+    return ChunkSettings(max_tokens=tokens, min_tokens=max(20, tokens * 3 // 8))
 
 
 # ---------------------------------------------------------------- workspace and inputs
@@ -481,6 +498,4 @@ def _looks_non_code(path: str) -> bool:
 
 
 def _dense_wanted(request: SelectRequest, cfg: RankingConfig) -> bool:
-    if request.dense is not None:
-        return request.dense
-    return False  # off unless asked: see docs/select.md for why
+    return bool(request.dense) and cfg.dense > 0

@@ -208,3 +208,19 @@ def test_find_mirror_accepts_a_bare_clone_named_owner_plus_name(tmp_path):
     subprocess.run(["git", "init", "-q", "--bare", str(tmp_path / "o+n.git")], check=True, timeout=30)
     assert find_mirror("o/n", [tmp_path]) == tmp_path / "o+n.git"
     assert find_mirror("o/other", [tmp_path]) is None
+
+
+@needs_shared
+def test_a_work_tree_in_use_by_another_run_fails_fast(mini, tmp_path):
+    code = ("import sys; from pathlib import Path; from bench.materialize import Checkout; "
+            f"c = Checkout('{REPO}', Path(sys.argv[1]), Path(sys.argv[2])); c.materialize('HEAD'); "
+            "print('locked', flush=True); sys.stdin.read()")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(mini["repo"] / ".git"), str(tmp_path)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                              cwd=protocol.repo_root())
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(RuntimeError, match="in use by another benchmark run"):
+            Checkout(REPO, mini["repo"] / ".git", tmp_path).materialize("HEAD")
+    finally:
+        holder.communicate("", timeout=30)

@@ -226,3 +226,15 @@ def test_change_selectors_give_changed_nodes(cli, pnpm_repo: Path) -> None:
     assert "packages/other/src/widget-other.ts" not in out["scope_paths"]
     bad = cli("--repo", str(pnpm_repo), "select", "x", "--since", "no-such-ref")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_repository_config_is_read_and_checked(cli, tmp_path: Path) -> None:
+    _write(tmp_path, {"a.py": "def alpha():\n    return 1\n", "skip/b.py": "def alpha_two():\n    return 2\n",
+                      ".ctxsel.toml": '[select]\nignore = ["skip/"]\nchunk_tokens = 120\n[ranking]\nbm25 = 2\n'})
+    out = json.loads(cli("--repo", str(tmp_path), "-q", "select", "alpha", "--format", "json").stdout)
+    assert [c["path"] for c in out["chunks"]] == ["a.py"]
+    for bad, needle in (("[select]\nchunk_tokens = 3\n", "chunk_tokens"), ("[ranking]\nbm25 = 'x'\n", "bm25"),
+                        ("[select\n", ".ctxsel.toml")):
+        (tmp_path / ".ctxsel.toml").write_text(bad)
+        proc = cli("--repo", str(tmp_path), "select", "alpha")
+        assert proc.returncode == 2 and needle in proc.stderr and "Traceback" not in proc.stderr

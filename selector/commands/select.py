@@ -99,18 +99,19 @@ def index_command(
     from ..files import FileSettings
     from ..index import clear_index, update_index
     from ..repoconfig import load_repo_config
-    from ..select import open_workspace
+    from ..select import chunk_settings_from, open_workspace
 
     opts: GlobalOptions = ctx.obj
     if fmt not in ("text", "json"):
         raise UserError(f"unknown --format {fmt!r} (choose text, json)")
     _, root, warnings = open_workspace(opts.repo, _workspace_options(opts))
     _emit_warnings(opts, [w for w in warnings if "no build workspace" not in w])
-    settings = FileSettings.from_config(load_repo_config(root))
+    config = load_repo_config(root)
+    settings = FileSettings.from_config(config)
     if rebuild:
         clear_index(root)
     with _progress(opts.quiet) as progress:
-        index = update_index(Path(root), file_settings=settings, progress=progress)
+        index = update_index(Path(root), chunk_settings_from(config), settings, progress)
         index.bm25(Path(root))  # build the lexical model now, so the first select is warm
     s = index.stats
     if fmt == "json":
