@@ -10,8 +10,8 @@ is unavailable and ``select`` says so on stderr instead of failing.
 Embeddings are computed lazily — only for the head of the ranking the other signals
 produced (``dense_pool`` chunks) — and cached by the chunk's content hash in
 ``.ctxsel/index/embeddings-<model>.pickle``, so the cost follows the candidates, not
-the repository. Similarity is a plain matrix product over that pool: a few hundred
-vectors need no ANN index (faiss would only add a 30 MB dependency). The model embeds
+the repository. Similarity is an exact inner-product search in a faiss flat index
+(``faiss-cpu``, part of the ``dense`` extra) over that pool. The model embeds
 roughly 23-33 chunks/s on 2 cores, which is why the leg is off by default (``--dense``
 turns it on; see docs/select.md).
 """
@@ -139,8 +139,20 @@ def dense_rank(root: Path, index: "ChunkIndex", query: str, pool: Sequence[tuple
             pass
     if not refs:
         return [], None
-    matrix = np.vstack([cache[k] for k in keys]).astype(np.float32)
-    q = embedder.embed([query])[0].astype(np.float32)
-    scores = matrix @ q
-    top = np.argsort(-scores, kind="stable")[:limit]
-    return [refs[i] for i in top], None
+    return [refs[i] for i in nearest(np.vstack([cache[k] for k in keys]), embedder.embed([query])[0], limit)], None
+
+
+def nearest(vectors: "np.ndarray", query: "np.ndarray", limit: int) -> list[int]:
+    """Rows of ``vectors`` by inner product with ``query`` (cosine: both are unit length), best first.
+
+    A faiss flat index gives the exact answer; the candidate set is small (the head of
+    the fused ranking), so an approximate index would buy nothing.
+    """
+    import faiss
+    import numpy as np
+
+    matrix = np.ascontiguousarray(vectors, dtype=np.float32)
+    index = faiss.IndexFlatIP(matrix.shape[1])
+    index.add(matrix)
+    _, ids = index.search(np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1), min(limit, len(matrix)))
+    return [int(i) for i in ids[0] if i >= 0]
