@@ -258,7 +258,7 @@ def test_cli_owner_without_codeowners_is_a_user_error(cli, pnpm_repo):
 def test_cli_tests_owner_on_the_bazel_fixture(cli, tmp_path, fixtures_dir):
     pytest.importorskip("ctxsel.adapters.bazel", reason="the Bazel adapter is not importable")
     repo = tmp_path / "bazel-basic"
-    shutil.copytree(fixtures_dir / "bazel-basic", repo)  # never write into fixtures/
+    shutil.copytree(fixtures_dir / "bazel-basic", repo, ignore=shutil.ignore_patterns(".ctxsel"))  # never write into fixtures/
     write(repo, {".github/CODEOWNERS": "* @org/platform\n/core/ @org/core\n/app/ @alice\n"})
     base = ("--repo", str(repo), "--source", "static", "--no-cache")
     everything = json.loads(cli(*base, "tests", "//core:core", "--format", "json").stdout)["tests"]

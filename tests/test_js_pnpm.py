@@ -143,7 +143,7 @@ def test_tool_failure_is_a_user_error(tmp_path: Path) -> None:
         adapter.run_tool([str(fake / "pnpm"), "ls"], {})
     (fake / "slow").write_text("#!/bin/sh\nsleep 5\n")
     os.chmod(fake / "slow", 0o755)
-    with pytest.raises(ToolError, match="did not answer within"):
+    with pytest.raises(ToolError, match="did not finish within"):
         adapter.run_tool([str(fake / "slow")], {}, timeout=0.3)
 
 

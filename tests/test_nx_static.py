@@ -28,7 +28,7 @@ def static_graph(root: Path):
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
     dest = tmp_path / "ws"
-    shutil.copytree(FIXTURE, dest)
+    shutil.copytree(FIXTURE, dest, ignore=shutil.ignore_patterns(".ctxsel", "node_modules"))
     return dest
 
 

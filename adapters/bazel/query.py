@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from ctxsel.process import run_tool
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import DATA, DEP, TESTS, BuildGraph, Node
 
@@ -61,12 +62,7 @@ def run_query(tool: str, root: Path, timeout: float, warnings: list[str]) -> tup
     """Run the graph query in ``root``; returns (output text, format)."""
     version = tool_version(tool, root)
     argv, fmt = query_argv(tool, version)
-    try:
-        proc = subprocess.run(argv, cwd=root, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise ToolError(f"`{' '.join(argv)}` did not finish within {timeout:.0f} s", hint="use --source static, or raise CTXSEL_BAZEL_TIMEOUT") from None
-    except OSError as exc:
-        raise ToolError(f"cannot run {tool}: {exc}") from None
+    proc = run_tool(argv, root, timeout, hint="use --source static, or raise CTXSEL_BAZEL_TIMEOUT")
     if proc.returncode == EXIT_PARTIAL:
         warnings.append(f"bazel query exited 3 (--keep_going): some packages failed to load; the graph is partial. {_last_error(proc.stderr)}".strip())
     elif proc.returncode != 0:

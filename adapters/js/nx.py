@@ -28,13 +28,13 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any, ClassVar, Iterable
 
 from ctxsel.adapters.base import Adapter
 from ctxsel.cache import CACHE_DIR, InputTracker
+from ctxsel.process import run_tool
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import IMPLICIT, BuildGraph, Node
 
@@ -242,15 +242,7 @@ class NxAdapter(Adapter):
             env.update(node_path_env(tool, self.root, env.get("NODE_PATH")))
             argv = [tool, "graph", f"--file={out}"]
             timeout = float(self.options.extra.get("timeout", TOOL_TIMEOUT))
-            try:
-                proc = subprocess.run(
-                    argv, cwd=self.root, env=env, capture_output=True, text=True, timeout=timeout,
-                    stdin=subprocess.DEVNULL,
-                )
-            except subprocess.TimeoutExpired:
-                raise ToolError(f"nx graph did not answer within {timeout:.0f} s") from None
-            except OSError as exc:
-                raise ToolError(f"cannot run {tool}: {exc}") from None
+            proc = run_tool(argv, self.root, timeout, env=env, hint="use --source static to read the workspace without nx")
             # nx exits 0 and writes a partial graph when the project graph fails (an
             # implicit dependency on a missing project): the message is on stderr
             text = (proc.stderr or "") + (proc.stdout or "")

@@ -14,14 +14,13 @@ its directory (``./packages/x``), which every one of these tools also accepts as
 
 from __future__ import annotations
 
-import os
 import posixpath
-import subprocess
 from pathlib import Path
 from typing import Any, ClassVar, Iterable
 
 from ctxsel.adapters.base import Adapter
 from ctxsel.cache import InputTracker
+from ctxsel.process import run_tool
 from ctxsel.errors import ToolError
 from ctxsel.graph import DEP, DEV, OPTIONAL, PEER, BuildGraph, Node
 
@@ -216,17 +215,7 @@ class PackageGraphAdapter(Adapter):
     # ------------------------------------------------------------ tools
     def run_tool(self, argv: list[str], env: dict[str, str], timeout: float = TOOL_TIMEOUT) -> str:
         """Run the real tool in the repo root with ``env`` added; its stdout, or ToolError."""
-        full_env = dict(os.environ)
-        full_env.update(env)
-        try:
-            proc = subprocess.run(
-                argv, cwd=self.root, env=full_env, capture_output=True, text=True, timeout=timeout,
-                stdin=subprocess.DEVNULL,
-            )
-        except subprocess.TimeoutExpired:
-            raise ToolError(f"{Path(argv[0]).name} did not answer within {timeout:.0f} s: {' '.join(argv[1:])}") from None
-        except OSError as exc:
-            raise ToolError(f"cannot run {argv[0]}: {exc}") from None
+        proc = run_tool(argv, self.root, timeout, env=env, hint="use --source static to read the manifests without the tool")
         if proc.returncode != 0:
             tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
             raise ToolError(
