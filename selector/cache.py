@@ -27,7 +27,7 @@ Stamp = tuple[int, int]  # (mtime_ns, size); (-1, -1) = absent
 def _stamp(path: str) -> Stamp:
     try:
         st = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL or lone surrogate no file name can hold
         return (-1, -1)
     return (st.st_mtime_ns, st.st_size)
 
@@ -62,7 +62,7 @@ class InputTracker:
         try:
             with os.scandir(path) as it:
                 return sorted(it, key=lambda e: e.name)
-        except OSError:
+        except (OSError, ValueError):
             return []
 
 

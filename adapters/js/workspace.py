@@ -193,8 +193,16 @@ def _segment_regex(seg: str) -> str:
                 body = seg[i + 1 : j]
                 if body.startswith("!"):
                     body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
-                i = j
+                cls = "[" + body.replace("\\", "\\\\") + "]"
+                try:
+                    re.compile(cls)
+                except re.error:  # "[]", "[z-a]": no valid class, so the bracket is literal
+                    cls = None
+                if cls is None:
+                    out.append(re.escape(c))
+                else:
+                    out.append(cls)
+                    i = j
         else:
             out.append(re.escape(c))
         i += 1
