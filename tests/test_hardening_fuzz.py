@@ -42,6 +42,9 @@ CODEOWNERS_TOKENS = [
 ]
 
 
+COMMANDS = st.sampled_from(["blast-radius", "tests"])  # tests also reads the task configuration
+
+
 def text_from(tokens: list[str]) -> st.SearchStrategy[str]:
     """Random text: mostly language fragments, sometimes arbitrary characters."""
     return st.lists(st.one_of(st.sampled_from(tokens), st.text(max_size=4)), max_size=40).map("".join)
@@ -160,17 +163,31 @@ NX_BASE = {
 
 
 @FUZZ
-@given(contents(JSON_TOKENS))
-def test_random_project_json(capsys, body):
+@given(contents(JSON_TOKENS), COMMANDS)
+def test_random_project_json(capsys, body, command):
     files = {**NX_BASE, "libs/b/project.json": body}
-    fuzz_workspace(files, ["--adapter", "nx", "--source", "static", "blast-radius", "a"], "libs/b/project.json", capsys)
+    fuzz_workspace(files, ["--adapter", "nx", "--source", "static", command, "a"], "libs/b/project.json", capsys)
+
+
+@FUZZ
+@given(contents(JSON_TOKENS + ['"tasks"', '"pipeline"', '"build"', '"^build"', '"outputs"', "//", "/*", "*/"]), COMMANDS)
+def test_random_turbo_json(capsys, body, command):
+    files = {"package.json": '{"name": "root", "private": true, "workspaces": ["packages/*"], "packageManager": "npm@10.0.0"}\n',
+             "packages/a/package.json": '{"name": "a"}\n', "turbo.json": body}
+    fuzz_workspace(files, ["--adapter", "turbo", "--source", "static", command, "a"], "turbo.json", capsys)
+
+
+@FUZZ
+@given(contents(JSON_TOKENS + ['"targetDefaults"', '"workspaceLayout"', '"libsDir"', '"plugins"', '"namedInputs"']), COMMANDS)
+def test_random_nx_json(capsys, body, command):
+    fuzz_workspace({**NX_BASE, "nx.json": body}, ["--adapter", "nx", "--source", "static", command, "a"], "nx.json", capsys)
 
 
 @FUZZ
 @given(contents(CODEOWNERS_TOKENS), st.sampled_from(["auto", "github", "gitlab"]))
 def test_random_codeowners(capsys, body, syntax):
-    files = {".github/CODEOWNERS": body, "src/a.js": "1\n", "docs/x.md": "x\n"}
-    fuzz_workspace(files, ["owners", "--codeowners-syntax", syntax, "src/a.js", "docs"], ".github/CODEOWNERS", capsys)
+    files = {"CODEOWNERS": body, "src/a.js": "1\n", "docs/x.md": "x\n"}  # the root: both GitHub and GitLab look there
+    fuzz_workspace(files, ["owners", "--codeowners-syntax", syntax, "src/a.js", "docs"], "CODEOWNERS", capsys)
 
 
 @pytest.mark.parametrize("bad", [b"\xff\xfe\x00garbage", b"\x00" * 64, "cc_library(name = 'é\u2028')".encode()])

@@ -44,6 +44,11 @@ from .starlark_values import (
 
 MAX_STEPS = 2_000_000  # per top-level statement, macros it calls included
 MAX_DEPTH = 64  # call depth (Starlark forbids recursion; this catches it anyway)
+#: Building a sequence costs one step per this many elements, so the step budget also
+#: bounds memory: a loop that copies a megabyte string each turn stops after a few
+#: dozen turns (2M steps x 8 = 16M elements per statement) instead of filling the RAM.
+ELEMENTS_PER_STEP = 8
+MAX_INT_BITS = 4096  # repeated squaring would otherwise build a number the size of the memory
 
 
 class _Return(Exception):
@@ -384,7 +389,7 @@ class Interpreter:
                 return {**a, **b}
             if type(a) is type(b) or (isinstance(a, int) and isinstance(b, int)):
                 try:
-                    return _check_size(a + b)
+                    return self._charge(_check_size(a + b), line, path)
                 except TypeError:
                     pass
             raise EvalError(f"unsupported operand types for +: {_type_name(a)} and {_type_name(b)}", line, path)
@@ -403,12 +408,14 @@ class Interpreter:
             if isinstance(a, (str, list, tuple)) and isinstance(b, int) and not isinstance(b, bool):
                 if len(a) * max(b, 0) > MAX_SEQUENCE:
                     raise EvalError("value too large", line, path)
-                return a * b
+                return self._charge(a * b, line, path)
         if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
             try:
                 if isinstance(op, ast.Sub):
                     return a - b
                 if isinstance(op, ast.Mult):
+                    if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b.bit_length() > MAX_INT_BITS:
+                        raise EvalError("integer too large", line, path)
                     return a * b
                 if isinstance(op, ast.FloorDiv):
                     return a // b
@@ -425,6 +432,14 @@ class Interpreter:
         if isinstance(op, ast.Sub) and isinstance(a, dict) and isinstance(b, dict):
             return {k: v for k, v in a.items() if k not in b}
         raise EvalError(f"unsupported operand types for {type(op).__name__}: {_type_name(a)} and {_type_name(b)}", line, path)
+
+    def _charge(self, value: Any, line: int | None, path: str | None) -> Any:
+        """Count a new sequence against the step budget (``ELEMENTS_PER_STEP``)."""
+        if isinstance(value, (str, list, tuple, dict)):
+            self.steps += len(value) // ELEMENTS_PER_STEP
+            if self.steps > MAX_STEPS:
+                raise EvalError("evaluation exceeds the step budget (values too large?)", line, path)
+        return value
 
     def _compare(self, op: ast.cmpop, a: Any, b: Any, line: int, path: str) -> bool:
         if a is UNKNOWN or b is UNKNOWN or isinstance(a, UnknownCallable) or isinstance(b, UnknownCallable):
@@ -526,7 +541,7 @@ class Interpreter:
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], line: int, path: str) -> Any:
         if isinstance(fn, Builtin):
             try:
-                return fn.fn(*args, **kwargs)
+                return self._charge(fn.fn(*args, **kwargs), line, path)
             except EvalError as exc:
                 if exc.line is None:
                     exc.line, exc.path = line, path

@@ -245,7 +245,12 @@ def _strings(v: Any, what: str) -> list[str]:
 
 # ---------------------------------------------------------------- string/list/dict methods
 def _format(s: str, *args: Any, **kwargs: Any) -> str:
+    import string
+
     try:
+        # Starlark has no format specs; "{:>999999999}" would otherwise build a gigabyte.
+        if any(spec for _, _, spec, _ in string.Formatter().parse(s)):
+            raise EvalError("format(): format specifications ({:...}) are not Starlark")
         return s.format(*[_str(a) if not isinstance(a, (int, str)) else a for a in args], **{k: _str(v) if not isinstance(v, (int, str)) else v for k, v in kwargs.items()})
     except (IndexError, KeyError, ValueError) as exc:
         raise EvalError(f"format(): {exc}") from None
@@ -257,7 +262,18 @@ def _join(sep: str, items: Any) -> Any:
     parts = list(items.keys() if isinstance(items, dict) else items)
     if not all(isinstance(p, str) for p in parts):
         raise EvalError("join() needs strings")
+    if sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0) > MAX_SEQUENCE:
+        raise EvalError("value too large")
     return sep.join(parts)
+
+
+def _replace(s: str, old: str, new: str, count: int = -1) -> str:
+    hits = s.count(old) if old else len(s) + 1
+    if count >= 0:
+        hits = min(hits, count)
+    if len(s) + hits * (len(new) - len(old)) > MAX_SEQUENCE:  # checked before Python builds it
+        raise EvalError("value too large")
+    return s.replace(old, new, count)
 
 
 def _list_append(lst: list[Any], x: Any) -> None:
@@ -294,7 +310,7 @@ def _rsplit(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
 METHODS: dict[tuple[type, str], Callable[..., Any]] = {
     (str, "format"): _format,
     (str, "join"): _join,
-    (str, "replace"): lambda s, a, b, n=-1: s.replace(a, b, n),
+    (str, "replace"): _replace,
     (str, "split"): _split,
     (str, "rsplit"): _rsplit,
     (str, "splitlines"): lambda s, keepends=False: s.splitlines(keepends),

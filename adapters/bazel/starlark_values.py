@@ -7,6 +7,7 @@ static loader can use them without importing each other.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -213,12 +214,18 @@ def _check_size(v: Any) -> Any:
     return v
 
 
+_PERCENT_WIDTH = re.compile(r"%(?:\([^)]*\))?([-+ #0-9.*]*)")
+
+
 def _format_percent(fmt: str, args: Any) -> str:
     if not isinstance(args, tuple):
         args = (args,)
     conv: list[Any] = []
     for a in args:
         conv.append(_str(a) if isinstance(a, (list, dict, bool, type(None), Struct, LabelValue)) else a)
+    for flags_width in _PERCENT_WIDTH.findall(fmt):  # "%999999999d" would build a gigabyte first
+        if "*" in flags_width or any(len(d) > 4 for d in re.findall(r"\d+", flags_width)):
+            raise EvalError("string formatting: width or precision too large")
     try:
         return fmt % tuple(conv)
     except (TypeError, ValueError) as exc:
