@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .codeowners import CodeOwners, CompiledRule, Rule, RuleIndex, content_lines, pattern_key
+from .codeowners import CodeOwners, CompiledRule, Rule, RuleIndex, content_lines, pattern_key, wildcard_problem
 from .errors import Location
 
 HEADER = re.compile(
@@ -194,6 +194,10 @@ def parse_gitlab(text: str, source: str = "CODEOWNERS") -> CodeOwners:
             owners = tuple(references(owners_text))
             if not owners:
                 warn(line_no, "entry has no owners")
+        problem = wildcard_problem(pattern)
+        if problem:
+            warn(line_no, f"{problem}; line ignored")
+            continue
         normalized = normalize_pattern(pattern)
         rule = Rule(pattern, owners, line_no, current, exclusion)
         sections[current][normalized] = (rule, normalized)

@@ -125,6 +125,18 @@ def test_codeowners_malformed_lines_warn_with_file_and_line_and_the_rest_applies
     assert json.loads(res.stdout)["owners"]["src/main.py"] == ["@core-team"]
 
 
+@pytest.mark.parametrize("syntax", ["github", "gitlab"])
+def test_codeowners_pattern_that_would_backtrack_for_minutes_is_ignored_with_a_warning(tmp_path, syntax):
+    root = write(tmp_path, {"CODEOWNERS": "*a*a*a*a*a*a*a*a*a*a*c @slow\n*a*b* @fine\n/src/ @core\n", "src/x.py": ""})
+    started = time.monotonic()
+    res = ctxsel(root, "owners", "--codeowners-syntax", syntax, "a" * 200, "src/x.py", "xab", "--format", "json")
+    answered(res)
+    assert time.monotonic() - started < 10  # minutes before the pattern was refused
+    assert "CODEOWNERS:1: more than 3 '*' in one path segment" in res.stderr
+    owners = json.loads(res.stdout)["owners"]
+    assert owners["src/x.py"] == ["@core"] and owners["xab"] == ["@fine"]
+
+
 # ---------------------------------------------------------------- unknown names and refs
 def test_unknown_label_and_unknown_package_suggest_close_names(tmp_path):
     bazel = write(tmp_path / "bazel", {**BAZEL, "core/BUILD": 'cc_library(name = "core")\n'})
