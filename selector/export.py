@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .graph import BuildGraph
+from .graph import BuildGraph, back_edges
 
 CHANGED, AFFECTED, OTHER = "changed", "affected", "other"
 
@@ -179,7 +179,7 @@ def layout(view: GraphView) -> dict[str, Box]:
 
 def _layers(ids: list[str], deps: dict[str, list[str]], dependents: dict[str, list[str]]) -> dict[str, int]:
     """Longest path to a node without dependencies; cycles are cut at their DFS back edges."""
-    back = _back_edges(ids, deps)
+    back = {(path[-1], target) for path, target in back_edges(ids, lambda n: sorted(set(deps[n])))}
     remaining = {i: len({d for d in deps[i] if (i, d) not in back}) for i in ids}
     layer = {i: 0 for i in ids}
     ready = [i for i in ids if remaining[i] == 0]
@@ -193,30 +193,6 @@ def _layers(ids: list[str], deps: dict[str, list[str]], dependents: dict[str, li
             if remaining[up] == 0:
                 ready.append(up)
     return layer
-
-
-def _back_edges(ids: list[str], deps: dict[str, list[str]]) -> set[tuple[str, str]]:
-    """Edges that close a cycle in an iterative depth-first walk (never recursive)."""
-    white, grey, black = 0, 1, 2
-    color = dict.fromkeys(ids, white)
-    back: set[tuple[str, str]] = set()
-    for start in ids:
-        if color[start] != white:
-            continue
-        color[start] = grey
-        stack = [(start, iter(sorted(set(deps[start]))))]
-        while stack:
-            node, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                color[node] = black
-                stack.pop()
-            elif color[nxt] == grey:
-                back.add((node, nxt))
-            elif color[nxt] == white:
-                color[nxt] = grey
-                stack.append((nxt, iter(sorted(set(deps[nxt])))))
-    return back
 
 
 # ---------------------------------------------------------------- HTML

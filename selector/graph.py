@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx
@@ -237,25 +237,8 @@ class BuildGraph:
     # ---------------------------------------------------------------- analysis
     def find_cycle(self) -> list[str] | None:
         """One dependency cycle as ``[a, b, ..., a]``, or None. Iterative, never recursive."""
-        WHITE, GREY, BLACK = 0, 1, 2
-        color = dict.fromkeys(self._nodes, WHITE)
-        for start in sorted(self._nodes):
-            if color[start] != WHITE:
-                continue
-            stack: list[tuple[str, Iterator[str]]] = [(start, iter(sorted(self._succ[start])))]
-            color[start] = GREY
-            while stack:
-                node, it = stack[-1]
-                nxt = next(it, None)
-                if nxt is None:
-                    color[node] = BLACK
-                    stack.pop()
-                elif color[nxt] == GREY:
-                    chain = [n for n, _ in stack]
-                    return chain[chain.index(nxt):] + [nxt]
-                elif color[nxt] == WHITE:
-                    color[nxt] = GREY
-                    stack.append((nxt, iter(sorted(self._succ[nxt]))))
+        for path, target in back_edges(sorted(self._nodes), lambda n: sorted(self._succ[n])):
+            return path[path.index(target):] + [target]
         return None
 
     def to_networkx(self) -> "networkx.DiGraph":
@@ -279,3 +262,31 @@ class BuildGraph:
                 for t in sorted(types):
                     out.add_edge(src, dst, t)
         return out
+
+
+def back_edges(ids: Iterable[str], successors: Callable[[str], Iterable[str]]) -> Iterator[tuple[list[str], str]]:
+    """Each edge that closes a cycle in a depth-first walk, as ``(path, target)``.
+
+    ``path[-1] -> target`` is the edge and ``target`` is on ``path`` (the walk's current
+    chain, shared between yields: copy what you keep). Iterative, so a 100,000-long
+    chain cannot overflow the stack; cycle reports and graph layouts both use it.
+    """
+    white, grey, black = 0, 1, 2
+    color: dict[str, int] = {}
+    for start in ids:
+        if color.get(start, white) != white:
+            continue
+        color[start] = grey
+        path = [start]
+        stack: list[Iterator[str]] = [iter(successors(start))]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                color[path.pop()] = black
+                stack.pop()
+            elif color.get(nxt, white) == grey:
+                yield path, nxt
+            elif color.get(nxt, white) == white:
+                color[nxt] = grey
+                path.append(nxt)
+                stack.append(iter(successors(nxt)))
