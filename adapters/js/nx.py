@@ -30,7 +30,7 @@ import os
 import pickle
 import tempfile
 from pathlib import Path
-from typing import Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
 from ctxsel.adapters.base import Adapter
 from ctxsel.cache import CACHE_DIR, InputTracker
@@ -38,16 +38,9 @@ from ctxsel.process import run_tool
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import IMPLICIT, BuildGraph, Node
 
-from .nx_imports import FileImports, find_imports
-from .nx_resolve import ProjectLocator
-from .nx_workspace import (
-    NxWorkspace,
-    discover_projects,
-    implicit_dependencies,
-    invalid_implicit,
-    project_kind,
-    read_jsonc,
-)
+if TYPE_CHECKING:  # the parsing modules load when a graph is built, not on every CLI start
+    from .nx_imports import FileImports
+    from .nx_workspace import NxWorkspace
 
 STATIC, DYNAMIC = "static", "dynamic"
 #: files Nx scans for imports
@@ -115,6 +108,8 @@ class NxAdapter(Adapter):
 
     # ------------------------------------------------------------ static
     def load_static(self, tracker: InputTracker) -> BuildGraph:
+        from .nx_workspace import discover_projects, implicit_dependencies, invalid_implicit, project_kind
+
         ws = discover_projects(self.root, tracker)
         self.warnings.extend(ws.warnings)
         plugins = ws.nx_json.get("plugins")
@@ -166,6 +161,9 @@ class NxAdapter(Adapter):
 
     def _file_edges(self, ws: NxWorkspace, tracker: InputTracker) -> dict[tuple[str, str], set[str]]:
         """Edges Nx derives from files: package.json dependencies and source imports."""
+        from .nx_resolve import ProjectLocator
+        from .nx_workspace import read_jsonc
+
         config = js_plugin_config(ws.nx_json, ws.root_manifest)
         # Nx reads compilerOptions.paths from the root tsconfig itself, ignoring "extends"
         tsconfig = None
@@ -222,6 +220,8 @@ class NxAdapter(Adapter):
         else:
             data = self._run_nx_graph()
         # the graph depends on the files static mode reads: stamp them so the cache notices edits
+        from .nx_workspace import discover_projects
+
         ws = discover_projects(self.root, tracker)
         for rel in ws.files:
             if rel.endswith(MODULE_EXTENSIONS) or rel.startswith("tsconfig"):
@@ -335,6 +335,8 @@ class ImportCache:
         hit = self.entries.get(rel)
         if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
             return hit[2]
+        from .nx_imports import find_imports
+
         try:
             found = find_imports(tracker.read_text(path))
         except OSError:
