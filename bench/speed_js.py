@@ -44,6 +44,8 @@ def commands(root: Path, package: str) -> dict[str, list[str]]:
         "pnpm --filter ...X ls --depth -1 --json": ["pnpm", "--filter", f"...{package}", "ls", "--depth", "-1", "--json"],
         # the floor any Python CLI pays on this machine before its first line runs
         "python -c pass (interpreter start)": [sys.executable, "-c", "pass"],
+        # what the CLI framework alone costs before ctxsel's own code
+        "python -c 'import typer.main'": [sys.executable, "-c", "import typer.main"],
     }
 
 
@@ -61,7 +63,7 @@ def answer_set(name: str, stdout: str) -> set[str]:
         return {p["name"] for p in json.loads(stdout)["packages"]["items"]}
     if name.startswith("pnpm"):
         return {p["name"] for p in json.loads(stdout)}
-    if name.startswith("python -c pass"):
+    if name.startswith(("python -c pass", "python -c 'import")):
         return set()
     return {line for line in stdout.splitlines() if line}
 
