@@ -21,10 +21,10 @@ import sys
 from pathlib import Path
 
 from ctxsel.adapters.js.pnpm import PNPM_ENV
-from ctxsel.adapters.js.turbo import TURBO_ENV
+from ctxsel.adapters.js.turbo import turbo_env
 from ctxsel.workspace import Workspace
 
-ENV = {**PNPM_ENV, **TURBO_ENV}  # exactly what ctxsel's tool mode sets
+ENV = {**PNPM_ENV, **turbo_env()}  # exactly what ctxsel's tool mode sets
 
 
 def tool_dirs(root: Path, tool: str, selector: str) -> set[str]:

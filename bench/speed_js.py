@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from ctxsel.adapters.js.pnpm import PNPM_ENV
-from ctxsel.adapters.js.turbo import TURBO_ENV
+from ctxsel.adapters.js.turbo import turbo_env
 
-ENV = {**PNPM_ENV, **TURBO_ENV}  # exactly what ctxsel's tool mode sets
+ENV = {**PNPM_ENV, **turbo_env()}  # exactly what ctxsel's tool mode sets
 API_SNIPPET = (
     "import sys; from ctxsel.workspace import Workspace; "
     "print('\\n'.join(Workspace.open(sys.argv[1], adapter=sys.argv[2]).blast_radius([sys.argv[3]]).ids))"

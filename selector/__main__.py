@@ -1,5 +1,3 @@
-import sys
+from ctxsel.cli import run
 
-from ctxsel.cli import main
-
-sys.exit(main())
+run()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import gc
 import os
 import pickle
-import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -22,14 +21,38 @@ CACHE_FORMAT = 3  # bump whenever BuildGraph/Node or an adapter's output changes
 CACHE_DIR = ".ctxsel"
 
 Stamp = tuple[int, int]  # (mtime_ns, size); (-1, -1) = absent
+ABSENT: Stamp = (-1, -1)
 
 
 def _stamp(path: str) -> Stamp:
     try:
         st = os.stat(path)
     except (OSError, ValueError):  # ValueError: a NUL or lone surrogate no file name can hold
-        return (-1, -1)
+        return ABSENT
     return (st.st_mtime_ns, st.st_size)
+
+
+def _all_unchanged(stamps: dict[str, Stamp]) -> bool:
+    """``_stamp(p) == stamp`` for every stamp, written for speed: a warm run re-checks
+    every manifest of the workspace (3,000 paths for 1,500 Turborepo packages, half of
+    them absent per-package turbo.json files). A failing ``os.stat`` raises, and the
+    exception costs as much as the call, so absent paths are checked with ``os.access``,
+    which answers False instead (2.5 -> 1.4 ms for 1,500 absent paths, measured)."""
+    stat, access, exists = os.stat, os.access, os.F_OK
+    for path, stamp in stamps.items():
+        try:
+            if stamp == ABSENT:
+                if access(path, exists):
+                    return False
+                continue
+            st = stat(path)
+        except (OSError, ValueError):  # ValueError: a name no file can hold, absent as before
+            if _stamp(path) != stamp:
+                return False
+            continue
+        if st.st_mtime_ns != stamp[0] or st.st_size != stamp[1]:
+            return False
+    return True
 
 
 class InputTracker:
@@ -104,15 +127,16 @@ def load_cached(root: Path, key: str) -> BuildGraph | None:
     # otherwise check the original's files and reuse a graph that no longer fits.
     if getattr(graph, "root", None) != str(root):
         return None
-    for p, stamp in stamps.items():
-        if _stamp(p) != stamp:
-            return None
+    if not _all_unchanged(stamps):
+        return None
     return graph
 
 
 def store_cached(root: Path, key: str, graph: BuildGraph, tracker: InputTracker) -> None:
     if ensure_cache_dir(root) is None:
         return
+    import tempfile  # not at module level: a cache hit never writes (tempfile imports random, ~1 ms)
+
     path = cache_path(root, key)
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")

@@ -6,7 +6,6 @@ and ``| grep`` work); rich is imported only in the terminal case.
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import asdict, is_dataclass
 from typing import Any, Sequence
@@ -16,6 +15,7 @@ SCHEMA_VERSION = 1
 
 def json_schema(name: str) -> dict[str, Any]:
     """The shipped JSON Schema of one ``--format json`` output ("blast-radius", "tests", ...)."""
+    import json
     from importlib.resources import files
 
     resource = files("ctxsel").joinpath("schemas", f"{name}.json")
@@ -29,6 +29,8 @@ def json_schema(name: str) -> dict[str, Any]:
 
 def to_json(payload: dict[str, Any]) -> str:
     """Stable JSON: ``schema_version`` first, keys in a fixed order, no NaN."""
+    import json  # here: ``--format labels``/``text`` never need it (~1 ms to import)
+
     body = {"schema_version": SCHEMA_VERSION, **payload}
     return json.dumps(body, indent=2, sort_keys=False, allow_nan=False, default=_default)
 

@@ -19,7 +19,7 @@ from jsfixtures import (
 )
 from oracles import oracle_env, require, run
 
-from ctxsel.adapters.js.turbo import QUERY, ROOT_ID, TURBO_ENV, TurboAdapter
+from ctxsel.adapters.js.turbo import QUERY, ROOT_ID, TurboAdapter, turbo_env
 from ctxsel.workspace import Workspace
 
 pytestmark = pytest.mark.oracle
@@ -150,7 +150,7 @@ def test_saved_turbo_query_output_is_read_without_turbo(tmp_path: Path) -> None:
     require("turbo")
     root = copy_fixture("js-turbo", tmp_path)
     saved = tmp_path / "query.json"
-    saved.write_text(run(["turbo", "query", QUERY], root, env=TURBO_ENV).stdout)
+    saved.write_text(run(["turbo", "query", QUERY], root, env=turbo_env()).stdout)
     replay = Workspace.open(root, adapter="turbo", source="tool", query_file=str(saved), use_cache=False)
     static = open_ws(root, "turbo")
     assert {(a, b) for a, b, _ in replay.graph.edges()} == {(a, b) for a, b, _ in static.graph.edges()}

@@ -22,16 +22,18 @@ Linking rules, each measured against pnpm 12.4.2 (tests/test_js_pnpm.py re-check
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ctxsel.adapters.base import AdapterOptions
 from ctxsel.cache import InputTracker
 from ctxsel.errors import ToolError
 from ctxsel.graph import BuildGraph
 
-from . import semver
+from . import PNPM_WORKSPACE
 from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, highest, resolve_path, workspace_target
-from .workspace import PNPM_WORKSPACE, JsPackage, JsWorkspace, discover, read_package
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .workspace import JsPackage, JsWorkspace
 
 #: environment for pnpm calls: never resolve the ``packageManager`` pnpm from the registry
 #: (pnpm 12 would otherwise hang ~70 s offline and write a lockfile into the repo)
@@ -62,6 +64,8 @@ class PnpmAdapter(PackageGraphAdapter):
             return workspace_target(pkg, dep_name, spec, names, dirs)
         if spec.startswith(("link:", "file:")):
             return dirs.get(resolve_path(pkg, spec.split(":", 1)[1]))
+        from . import semver  # only while building a graph (see ``packages``)
+
         if not self.link_workspace_packages or ":" in spec or semver.parse_range(spec) is None:
             return None
         return highest(names.get(dep_name, ()), spec)
@@ -77,6 +81,8 @@ class PnpmAdapter(PackageGraphAdapter):
         above. Static discovery also runs, to keep the cache's file stamps and to warn
         when pnpm sees a different set of projects than ctxsel's glob reading does.
         """
+        from .workspace import JsWorkspace, discover, read_package
+
         out = self.tool_output(["ls", "-r", "--json", "--depth", "-1"], PNPM_ENV)
         listed = self.parse_tool_json(out, "pnpm ls")
         if not isinstance(listed, list):
@@ -119,4 +125,4 @@ class PnpmAdapter(PackageGraphAdapter):
         return ()
 
 
-__all__ = ["PnpmAdapter", "JsPackage"]
+__all__ = ["PnpmAdapter"]

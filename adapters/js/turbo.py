@@ -23,31 +23,40 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
-from typing import Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
 from ctxsel.adapters.base import AdapterOptions
 from ctxsel.cache import InputTracker
 from ctxsel.errors import ToolError
 from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph
 
-from . import semver
 from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, resolve_path, workspace_target
-from .workspace import JsPackage, JsWorkspace, discover, read_jsonc
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .workspace import JsPackage, JsWorkspace
 
 TURBO_JSON = "turbo.json"
 ROOT_ID = "//"
-#: environment for turbo calls: no telemetry banner or file, no update check, no daemon,
-#: and its cache outside the repo (turbo creates ``.turbo/cache`` even for a query)
-TURBO_ENV = {
-    "TURBO_TELEMETRY_DISABLED": "1",
-    "DO_NOT_TRACK": "1",
-    "TURBO_NO_UPDATE_NOTIFIER": "1",
-    "TURBO_DAEMON": "false",
-    "TURBO_CACHE_DIR": str(Path(tempfile.gettempdir()) / "ctxsel-turbo-cache"),
-}
 QUERY = "{ packages { items { name path directDependencies { items { name } } } } }"
+
+
+def turbo_env() -> dict[str, str]:
+    """Environment for turbo calls: no telemetry banner or file, no update check, no daemon,
+    and its cache outside the repo (turbo creates ``.turbo/cache`` even for a query).
+
+    A function, not a constant, so that importing the adapter (every warm run, which
+    never calls turbo) does not import ``tempfile`` (and ``random``) for the directory.
+    """
+    import tempfile
+
+    return {
+        "TURBO_TELEMETRY_DISABLED": "1",
+        "DO_NOT_TRACK": "1",
+        "TURBO_NO_UPDATE_NOTIFIER": "1",
+        "TURBO_DAEMON": "false",
+        "TURBO_CACHE_DIR": str(Path(tempfile.gettempdir()) / "ctxsel-turbo-cache"),
+    }
 
 
 def turbo_tasks(config: dict[str, Any]) -> dict[str, Any]:
@@ -77,6 +86,8 @@ class TurboAdapter(PackageGraphAdapter):
 
     # ------------------------------------------------------------ graph
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
+        from .workspace import read_jsonc  # only while building a graph (see ``packages``)
+
         self.root_tasks = turbo_tasks(read_jsonc(self.root / TURBO_JSON, tracker))
         self.package_tasks = {}
         for pkg in ws.packages:
@@ -118,6 +129,8 @@ class TurboAdapter(PackageGraphAdapter):
         if not found:
             return None
         target = found[0]
+        from . import semver  # only while building a graph (see ``packages``)
+
         ok = semver.satisfies(target.version or "", wanted)
         return target if ok is None or ok else None
 
@@ -142,7 +155,9 @@ class TurboAdapter(PackageGraphAdapter):
         turbo.json tasks, which decide the test nodes, are read from the manifests,
         which also stamps them for the graph cache.
         """
-        out = self.tool_output(["query", QUERY], TURBO_ENV)
+        from .workspace import JsWorkspace, discover
+
+        out = self.tool_output(["query", QUERY], turbo_env())
         data = self.parse_tool_json(out, "turbo query")
         try:
             items = data["data"]["packages"]["items"]

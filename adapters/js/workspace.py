@@ -27,8 +27,8 @@ from typing import Any
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError
 
-MANIFEST = "package.json"
-PNPM_WORKSPACE = "pnpm-workspace.yaml"
+from . import MANIFEST, PNPM_WORKSPACE  # noqa: F401  (importers of this module use them too)
+
 #: directories no package manager searches for workspace packages
 SKIP_DIRS = frozenset({"node_modules", "bower_components"})
 
