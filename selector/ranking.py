@@ -36,7 +36,7 @@ class RankingConfig:
 
     rrf_k: float = 60.0
     # chunk-level lists
-    bm25: float = 1.0  # BM25 over chunks, query = the user's query
+    bm25: float = 2.0  # BM25 over chunks, query = the user's query (2.0: bench.select_sweep on held-out cases)
     seed_terms: float = 0.3  # BM25 over chunks, query = the seed's defined names and file stem
     seed_text: float = 0.5  # BM25 over chunks, query = every distinct term of the seed (path and text)
     dense: float = 0.5  # embedding similarity (only when --dense and an embedder is available)
