@@ -36,7 +36,7 @@ class RankingConfig:
 
     rrf_k: float = 60.0
     # chunk-level lists
-    bm25: float = 2.0  # BM25 over chunks, query = the user's query (2.0: bench.select_sweep on held-out cases)
+    bm25: float = 2.5  # BM25 over chunks, query = the user's query (2.5: bench.select_sweep on held-out cases)
     seed_terms: float = 0.3  # BM25 over chunks, query = the seed's defined names and file stem
     seed_text: float = 0.5  # BM25 over chunks, query = every distinct term of the seed (path and text)
     dense: float = 0.5  # embedding similarity (only when --dense and an embedder is available)
@@ -48,6 +48,10 @@ class RankingConfig:
     same_dir: float = 0.5  # in the seed's directory
     same_package: float = 0.3  # in the seed's build package / workspace package
     graph: float = 0.3  # graph distance to the changed nodes (blast radius and deps)
+    # which chunk of a file goes first (switches: on when > 0)
+    prefer_history: float = 1.0  # the chunk holding most lines past commits added while changing the seed
+    prefer_test_tail: float = 1.0  # the last chunk of a test file linked to the seed (new cases go last)
+    prefer_unless_query_rank: int = 20  # ...unless the query's BM25 ranks one of the file's chunks this high
     # shaping
     same_file_decay: float = 0.6  # each chunk already taken from a file multiplies the next one's score
     non_code_factor: float = 0.5  # docs, JSON, YAML: their fused score is multiplied by this
@@ -109,14 +113,27 @@ class Fusion:
         self.reasons: dict[ChunkRef, list[tuple[float, str]]] = {}
         self.file_scores: dict[str, float] = {}
         self.file_reasons: dict[str, list[tuple[float, str]]] = {}
+        self.preferred: dict[str, tuple[int, str]] = {}  # file -> (chunk to show first, why)
+        self.query_ranks: dict[ChunkRef, int] = {}  # rank of each chunk in the user's query's own list
 
-    def add_chunks(self, weight: float, ranked: Iterable[ChunkRef], label: str) -> None:
-        """A chunk-level list, best first; ``label`` is formatted with the 1-based rank."""
+    def prefer(self, path: str, chunk: int, why: str) -> None:
+        """Show ``chunk`` first among ``path``'s chunks, without moving the file in the ranking —
+        unless the query itself points into the file (one of its chunks is among the query's
+        best ``prefer_unless_query_rank``): what the user asked about beats what history suggests."""
+        self.preferred.setdefault(path, (chunk, why))
+
+    def add_chunks(self, weight: float, ranked: Iterable[ChunkRef], label: str, query: bool = False) -> None:
+        """A chunk-level list, best first; ``label`` is formatted with the 1-based rank.
+
+        ``query``: the list ranks chunks for the user's query itself (see ``prefer``).
+        """
         if weight <= 0:
             return
         for rank, ref in enumerate(ranked, start=1):
             if rank > self.config.max_candidates:
                 break
+            if query:
+                self.query_ranks.setdefault(ref, rank)
             gain = weight / (self.config.rrf_k + rank)
             self.scores[ref] = self.scores.get(ref, 0.0) + gain
             self.reasons.setdefault(ref, []).append((gain, label.format(rank=rank)))
@@ -154,6 +171,18 @@ class Fusion:
             found = scored_chunks.get(path)
             for i in found if found else range(min(n, self.config.file_chunks)):
                 total[(path, i)] = total.get((path, i), 0.0) + s * (1.0 if i == 0 else 0.999)
+        if self.preferred:
+            best: dict[str, float] = {}
+            for (path, _), s in total.items():
+                if path in self.preferred and s > best.get(path, 0.0):
+                    best[path] = s
+            for (path, _), rank in self.query_ranks.items():
+                if rank <= self.config.prefer_unless_query_rank:
+                    best.pop(path, None)  # the query found this file's chunk: keep the query's choice
+            for path, (i, why) in self.preferred.items():
+                if path in best and i < chunks_of.get(path, 0):
+                    total[(path, i)] = best[path] * 1.000001
+                    self.reasons.setdefault((path, i), []).append((best[path], why))
         if factor_of:
             for ref in total:
                 f = factor_of.get(ref[0], 1.0)

@@ -22,7 +22,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .chunking import ChunkSettings
 from .errors import UserError
@@ -163,8 +163,8 @@ def select(
     _lexical(fusion, index, root, query, seed_texts, candidates, ranking)
     _definitions(fusion, index, query, seed_texts, candidates, ranking)
     if seeds:
-        _history(fusion, root, seeds, ranking, warnings)
-        _neighbourhood(fusion, index, seeds, seed_texts, graph_view, ranking)
+        _history(fusion, index, root, seeds, candidates, file_settings, ranking, warnings)
+        _neighbourhood(fusion, index, seeds, seed_texts, graph_view, candidates, ranking)
     if graph_view is not None and changed_nodes:
         _graph_distance(fusion, graph_view, changed_nodes, candidates, ranking)
     factors = {p: _factor(index, p, ranking) for p in candidates}
@@ -361,7 +361,7 @@ def _lexical(fusion: Fusion, index: ChunkIndex, root: Path, query: str, seed_tex
     def ranked(tokens: list[str]) -> list[tuple[str, int]]:
         return [order[d] for d, _ in model.top(tokens, cfg.max_candidates, keep)] if tokens else []
 
-    fusion.add_chunks(cfg.bm25, ranked(search_tokens(query)), "BM25 rank {rank}")
+    fusion.add_chunks(cfg.bm25, ranked(search_tokens(query)), "BM25 rank {rank}", query=True)
     if cfg.seed_terms > 0 and seed_texts:
         terms: list[str] = []
         for path in seed_texts:
@@ -425,19 +425,54 @@ def _code_like(word: str) -> bool:
     return bool(re.search(r"[a-z][A-Z]|_|[A-Z][a-z]+[A-Z]|[A-Za-z][0-9]", word)) or (word[:1].isupper() and len(word) > 3 and not word.isupper())
 
 
-def _history(fusion: Fusion, root: Path, seeds: list[str], cfg: RankingConfig, warnings: list[str]) -> None:
+def _history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[str], candidates: set[str],
+             settings: FileSettings, cfg: RankingConfig, warnings: list[str]) -> None:
     from .cochange import cochanged_files
 
     counts: dict[str, int] = {}
     for s in seeds:
         for path, n in cochanged_files(root, s, cfg.cochange_commits, cfg.cochange_max_files, warnings).items():
             counts[path] = counts.get(path, 0) + n
-    if counts:
-        fusion.add_files(cfg.cochange, rank_files(counts, "changes with seed in {value} commits"))
+    if not counts:
+        return
+    fusion.add_files(cfg.cochange, rank_files(counts, "changes with seed in {value} commits"))
+    _prefer_test_tails(fusion, index, counts, candidates, cfg)
+    if cfg.prefer_history > 0:
+        _prefer_history(fusion, index, root, seeds, counts, candidates, settings, cfg, warnings)
+
+
+def _prefer_history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[str], counts: dict[str, int],
+                    candidates: set[str], settings: FileSettings, cfg: RankingConfig, warnings: list[str]) -> None:
+    """In each co-changed file, show first the chunk where past commits with the seed edited it."""
+    from .cochange import cochanged_lines, line_key
+
+    top = [p for p, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if p in candidates and p in index.files]
+    top = top[:40]
+    for s in seeds:
+        for path, lines in cochanged_lines(root, s, top, cfg.cochange_commits, cfg.cochange_max_files, warnings).items():
+            text = _read(root, path, settings, index) if path in candidates and path not in fusion.preferred else None
+            if text is None:
+                continue
+            file_lines = text.split("\n")
+            weight, best = max(((sum(lines.get(line_key(ln) or "", 0.0) for ln in file_lines[a - 1:b]), i)
+                                for i, (a, b, *_rest) in enumerate(index.files[path].rows)), default=(0.0, 0))
+            if weight > 0:
+                fusion.prefer(path, best, "where past commits with the seed edited this file")
+
+
+def _prefer_test_tails(fusion: Fusion, index: ChunkIndex, linked: Iterable[str], candidates: set[str],
+                       cfg: RankingConfig) -> None:
+    """A test file linked to the seed shows its end first: new cases are added after the existing ones."""
+    if cfg.prefer_test_tail <= 0:
+        return
+    for path in linked:
+        entry = index.files.get(path)
+        if entry is not None and entry.rows and path in candidates and _is_test(path):
+            fusion.prefer(path, len(entry.rows) - 1, "end of a test file linked to the seed, where new cases go")
 
 
 def _neighbourhood(fusion: Fusion, index: ChunkIndex, seeds: list[str], seed_texts: dict[str, str | None],
-                   view: GraphView | None, cfg: RankingConfig) -> None:
+                   view: GraphView | None, candidates: set[str], cfg: RankingConfig) -> None:
     """Same directory, same package, and import edges to or from the seed."""
     seed_dirs = {s.rpartition("/")[0] for s in seeds}
     same_dir = {p: 1 for p in index.files if p.rpartition("/")[0] in seed_dirs}
@@ -452,6 +487,7 @@ def _neighbourhood(fusion: Fusion, index: ChunkIndex, seeds: list[str], seed_tex
     linked = import_neighbours(index, seeds)
     if linked:
         fusion.add_files(cfg.imports, [(p, 1, why) for p, why in sorted(linked.items())])
+        _prefer_test_tails(fusion, index, linked, candidates, cfg)
 
 
 def _graph_distance(fusion: Fusion, view: GraphView, changed: list[str], candidates: set[str], cfg: RankingConfig) -> None:
@@ -474,12 +510,16 @@ def _graph_distance(fusion: Fusion, view: GraphView, changed: list[str], candida
     fusion.add_files(cfg.graph, [(p, rank, best[p][1]) for p, rank, _ in ranked])
 
 
+def _is_test(path: str) -> bool:
+    return any(m in "/" + path for m in _TEST_MARKERS)
+
+
 def _factor(index: ChunkIndex, path: str, cfg: RankingConfig) -> float:
     entry = index.files.get(path)
     f = 1.0
     if entry is not None and entry.language == "" and _looks_non_code(path):
         f *= cfg.non_code_factor
-    if cfg.test_factor != 1.0 and any(m in "/" + path for m in _TEST_MARKERS):
+    if cfg.test_factor != 1.0 and _is_test(path):
         f *= cfg.test_factor
     return f
 
