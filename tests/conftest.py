@@ -38,6 +38,18 @@ def cli():
     return run_cli
 
 
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write ``{relative path: text or bytes}`` under ``root`` (parents created); returns ``root``."""
+    for rel, body in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(body, bytes):
+            path.write_bytes(body)
+        else:
+            path.write_text(body)
+    return root
+
+
 def run_git(cwd: Path, *args: str) -> str:
     """git with a fixed identity and no user/system config, for repositories built in tmp_path."""
     import os

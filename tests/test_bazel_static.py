@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import write_tree as write
 
 from ctxsel.adapters.bazel import BazelAdapter
 from ctxsel.adapters.bazel.labels import Label, LabelError, parse_label
@@ -17,14 +18,6 @@ from ctxsel.errors import ParseError, UnknownTargetError
 from ctxsel.workspace import Workspace
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
 
 
 def load(root: Path):

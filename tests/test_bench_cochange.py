@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import write_tree as _write
 
 from bench import baselines, cochange, ctxsel_method, metrics, protocol, report
 from bench.baselines import Chunk, Selection
@@ -37,13 +38,6 @@ def _git(cwd: Path, *args: str, date: str = "2024-01-01T00:00:00Z") -> str:
            "GIT_CONFIG_NOSYSTEM": "1"}
     return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True,
                           text=True, timeout=30).stdout
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 def make_mini_repo(root: Path) -> Path:

@@ -8,20 +8,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import write_tree as write
 
 from ctxsel.adapters.base import Adapter
 from ctxsel.graph import BuildGraph, Node
 from ctxsel.workspace import Workspace
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return root
 
 
 def validate(body: dict, schema: str) -> None:

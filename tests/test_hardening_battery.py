@@ -18,19 +18,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_git
+from conftest import run_git, write_tree as write
 
 from ctxsel.graph import BuildGraph, Node
 
 HANG = 60  # seconds: any case slower than this is a hang, whatever the machine's load
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
 
 
 def ctxsel(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import write_tree as write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,16 +57,6 @@ def contents(tokens: list[str]) -> st.SearchStrategy[bytes]:
         st.text(max_size=200).map(lambda s: s.encode("utf-8", "surrogatepass")),
         text_from(tokens).map(lambda s: s.encode("utf-8", "surrogatepass")),
     )
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> None:
-    for rel, body in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(body, bytes):
-            path.write_bytes(body)
-        else:
-            path.write_text(body)
 
 
 def run_in_process(capsys, argv: list[str]) -> tuple[int, str, str]:

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import write_tree as _write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,13 +17,6 @@ from ctxsel.select import SelectRequest, select
 from ctxsel.tokenize import count_tokens
 
 AWS = "AKIA" + "QWERTYUIOPASDFGH"
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
 
 
 def _git(root: Path, *args: str) -> None:
