@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import pickle
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TypeVar
 
 from .cache import CACHE_DIR
 
 GIT_LOG_TIMEOUT = 10.0
-CACHE_VERSION = 3  # part of the cache key: bump when the counting changes
+CACHE_VERSION = 4  # part of the cache key: bump when the counting changes
 MAX_LINES_PER_FILE = 2000  # remembered lines per co-changed file: bounds the cache, not the answer's quality
 T = TypeVar("T")
 
@@ -83,14 +84,22 @@ def _commits_with(root: Path, path: str, commits: int, max_files: int,
     return found
 
 
+@dataclass(frozen=True)
+class CoChanges:
+    """How often other files changed together with one file."""
+
+    commits: int  # recent commits that changed the file (mass edits left out)
+    files: dict[str, int]  # other file -> how many of those commits also changed it
+
+
 def cochanged_files(root: Path, path: str, commits: int = 300, max_files: int = 50,
-                    warnings: list[str] | None = None) -> dict[str, int]:
-    """{other file: number of recent commits that changed it together with ``path``}.
+                    warnings: list[str] | None = None) -> CoChanges:
+    """The files recent commits changed together with ``path``, and how many commits that was.
 
     Paths are relative to ``root`` (git may report them relative to the repository
     top; those outside ``root`` are dropped). Empty when not in git or on timeout.
     """
-    def compute() -> dict[str, int] | None:
+    def compute() -> CoChanges | None:
         found = _commits_with(root, path, commits, max_files, warnings)
         if found is None:
             return None
@@ -99,9 +108,9 @@ def cochanged_files(root: Path, path: str, commits: int = 300, max_files: int = 
             for f in files:
                 if f != path:
                     counts[f] = counts.get(f, 0) + 1
-        return counts
+        return CoChanges(len(found), counts)
 
-    return _cached(root, f"files\0{path}\0{commits}\0{max_files}", compute, {})
+    return _cached(root, f"files\0{path}\0{commits}\0{max_files}", compute, CoChanges(0, {}))
 
 
 def cochanged_lines(root: Path, path: str, files: list[str], commits: int = 300, max_files: int = 50,
@@ -156,7 +165,7 @@ def added_lines(patches: str) -> dict[str, dict[str, float]]:
                     added.setdefault(current, set()).add(key)
         for name, keys in added.items():
             lines = result.setdefault(name, {})
-            for key in keys:
+            for key in sorted(keys):  # sorted: which lines a full file keeps must not vary run to run
                 if key in lines or len(lines) < MAX_LINES_PER_FILE:
                     lines[key] = lines.get(key, 0.0) + 1.0 / len(keys)
     return result

@@ -44,6 +44,7 @@ class RankingConfig:
     seed_definitions: float = 0.4  # chunk defines a name the seed uses
     # file-level lists
     cochange: float = 1.0  # changed together with the seed in recent commits
+    cochange_confidence: float = 1.0  # ...in at least cochange_min_confidence of its commits, min_support times
     imports: float = 0.8  # imports the seed, or is imported by it
     same_dir: float = 0.5  # in the seed's directory
     same_package: float = 0.3  # in the seed's build package / workspace package
@@ -60,6 +61,8 @@ class RankingConfig:
     dense_pool: int = 150  # --dense re-ranks this many of the best chunks by the other signals
     file_chunks: int = 2  # a file found only by file-level signals offers its first N chunks
     cochange_commits: int = 300  # how far back co-change history looks (commits touching the seed)
+    cochange_min_support: int = 2  # commits a strong co-change needs at least
+    cochange_min_confidence: float = 0.2  # share of the seed's commits a strong co-change needs at least
     cochange_max_files: int = 50  # commits touching more files than this are ignored (mass edits)
 
     @classmethod

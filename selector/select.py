@@ -430,12 +430,21 @@ def _history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[str], ca
     from .cochange import cochanged_files
 
     counts: dict[str, int] = {}
+    seed_commits = 0
     for s in seeds:
-        for path, n in cochanged_files(root, s, cfg.cochange_commits, cfg.cochange_max_files, warnings).items():
+        history = cochanged_files(root, s, cfg.cochange_commits, cfg.cochange_max_files, warnings)
+        seed_commits += history.commits
+        for path, n in history.files.items():
             counts[path] = counts.get(path, 0) + n
     if not counts:
         return
     fusion.add_files(cfg.cochange, rank_files(counts, "changes with seed in {value} commits"))
+    if cfg.cochange_confidence > 0:
+        # ranks alone hide how strong the evidence is: a file in 60 of the seed's 300 commits
+        # and one in 1 of 2 can both rank first; a rule that held often and reliably gets its own list
+        strong = {p: round(100 * n / seed_commits) for p, n in counts.items()
+                  if n >= cfg.cochange_min_support and n >= cfg.cochange_min_confidence * seed_commits}
+        fusion.add_files(cfg.cochange_confidence, rank_files(strong, "changed in {value} % of the seed's commits"))
     _prefer_test_tails(fusion, index, counts, candidates, cfg)
     if cfg.prefer_history > 0:
         _prefer_history(fusion, index, root, seeds, counts, candidates, settings, cfg, warnings)
@@ -444,7 +453,7 @@ def _history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[str], ca
 def _prefer_history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[str], counts: dict[str, int],
                     candidates: set[str], settings: FileSettings, cfg: RankingConfig, warnings: list[str]) -> None:
     """In each co-changed file, show first the chunk where past commits with the seed edited it."""
-    from .cochange import cochanged_lines, line_key
+    from .cochange import cochanged_lines
 
     top = [p for p, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if p in candidates and p in index.files]
     top = top[:40]
@@ -453,11 +462,17 @@ def _prefer_history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[s
             text = _read(root, path, settings, index) if path in candidates and path not in fusion.preferred else None
             if text is None:
                 continue
-            file_lines = text.split("\n")
-            weight, best = max(((sum(lines.get(line_key(ln) or "", 0.0) for ln in file_lines[a - 1:b]), i)
-                                for i, (a, b, *_rest) in enumerate(index.files[path].rows)), default=(0.0, 0))
+            weight, best = _chunk_holding(index, path, text, lines)
             if weight > 0:
                 fusion.prefer(path, best, "where past commits with the seed edited this file")
+
+
+def _chunk_holding(index: ChunkIndex, path: str, text: str, lines: dict[str, float]) -> tuple[float, int]:
+    """(weight, chunk number) of the chunk of ``path`` whose lines carry the most weight (lines matched by
+    text: ``lines`` is keyed by ``cochange.line_key``, i.e. stripped text); the later chunk on a tie."""
+    file_lines = [ln.strip() for ln in text.split("\n")]
+    return max(((sum(lines.get(ln, 0.0) for ln in file_lines[a - 1:b]), i)
+                for i, (a, b, *_rest) in enumerate(index.files[path].rows)), default=(0.0, 0))
 
 
 def _prefer_test_tails(fusion: Fusion, index: ChunkIndex, linked: Iterable[str], candidates: set[str],

@@ -185,6 +185,29 @@ def test_cochange_history_is_a_signal(cli, pnpm_repo: Path) -> None:
     assert any("changes with seed in 4 commits" in r for r in hit["reasons"])
 
 
+def test_a_reliable_cochange_gets_its_own_signal(cli, pnpm_repo: Path) -> None:
+    for i in range(3):
+        _write(pnpm_repo, {"packages/core/src/widget.ts": f"export function parseWidget(s: string) {{ return s + '{i}'; }}\n",
+                           "packages/other/src/widget-other.ts": f"export const v = {i};\n"})
+        _git(pnpm_repo, "commit", "-qam", f"change {i}")
+    seed = "packages/core/src/widget.ts"
+
+    def reasons(weights: str) -> dict[str, list[str]]:
+        out = _select_json(cli, pnpm_repo, "unrelated words", "--seed", seed, "--weights", weights)
+        found: dict[str, list[str]] = {}
+        for c in out["chunks"]:
+            found.setdefault(c["path"], []).extend(c["reasons"])
+        return found
+
+    on = reasons('{"cochange_confidence": 1.0, "cochange_min_support": 2, "cochange_min_confidence": 0.5}')
+    # the seed has 4 commits (the initial one and 3 changes); widget-other.ts is in all of them,
+    # app/main.ts only in the initial one: below the minimum support of 2
+    assert "changed in 100 % of the seed's commits" in on["packages/other/src/widget-other.ts"]
+    assert not any("of the seed's commits" in r for r in on.get("packages/app/src/main.ts", []))
+    off = reasons('{"cochange_confidence": 0}')
+    assert not any("of the seed's commits" in r for rs in off.values() for r in rs)
+
+
 def test_weights_can_be_overridden_and_are_checked(cli, pnpm_repo: Path) -> None:
     ok = cli("--repo", str(pnpm_repo), "-q", "select", "widget", "--weights", '{"bm25": 2, "same_dir": 0}', "--format", "json")
     assert ok.returncode == 0, ok.stderr
