@@ -80,8 +80,14 @@ def pack_chunks(
     rules: SecretRules | None = None,
     language_of: Callable[[str], str] = lambda p: "",
     max_examined: int = 20000,
+    patience: int = 1000,
 ) -> Packed:
-    """Choose blocks for ``budget`` tokens (hard limit) from candidates in priority order."""
+    """Choose blocks for ``budget`` tokens (hard limit) from candidates in priority order.
+
+    Stops after ``patience`` candidates in a row that did not fit: with a few tokens left,
+    the rest of a 14,000-chunk ranking would otherwise be walked (and small chunks' files
+    read) for a 6-token tail block.
+    """
     rules = rules or SecretRules()
     blocks: list[Block] = []
     by_file: dict[str, list[Block]] = {}
@@ -105,9 +111,11 @@ def pack_chunks(
         return Block(path, start, end, tokens, score, list(reasons), text, lang, scope,
                      block_overhead(path, start, end, lang, scope), found)
 
+    misses = 0
     for n, cand in enumerate(candidates):
-        if n >= max_examined or budget - used < min_cost:
+        if n >= max_examined or budget - used < min_cost or misses >= patience:
             break
+        misses += 1  # reset below when the candidate is taken
         mine = by_file.setdefault(cand.path, [])
         if any(b.start_line <= cand.start_line and cand.end_line <= b.end_line for b in mine):
             duplicates += 1
@@ -133,9 +141,13 @@ def pack_chunks(
                 blocks.remove(b)
             mine.append(merged)
             blocks.append(merged)
+            misses = 0
             continue
-        if cand.tokens_hint and used + cand.tokens_hint > budget:
-            dropped += 1  # cannot fit even without its header: skip without reading the file
+        if cand.tokens_hint and used + cand.tokens_hint + block_overhead(
+                cand.path, cand.start_line, cand.end_line, language_of(cand.path)) > budget:
+            # cannot fit even with the shortest header it could get: skip without reading the file
+            # (a nearly full budget otherwise reads every small chunk's file in the repository)
+            dropped += 1
             continue
         block = make(cand.path, cand.start_line, cand.end_line, cand.score, cand.reasons, cand.scope)
         if block is None:
@@ -146,6 +158,7 @@ def pack_chunks(
         used += block.tokens + block.overhead
         mine.append(block)
         blocks.append(block)
+        misses = 0
 
     blocks.sort(key=lambda b: -b.score)  # stable: equal scores keep the order they were chosen in
     redactions = [r for b in blocks for r in b.redactions]

@@ -255,3 +255,28 @@ def test_repository_config_is_read_and_checked(cli, tmp_path: Path) -> None:
         (tmp_path / ".ctxsel.toml").write_text(bad)
         proc = cli("--repo", str(tmp_path), "select", "alpha")
         assert proc.returncode == 2 and needle in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_packing_stops_walking_the_ranking_once_nothing_fits_for_a_while() -> None:
+    texts = {f"f{i}.py": [f"value_{i}_{k} = compute(value_{i}_{k - 1})" for k in range(60)] for i in range(3000)}
+    reads: list[str] = []
+    pulled = 0
+
+    def candidates():
+        nonlocal pulled
+        for i in range(3000):
+            pulled += 1
+            size = 40 if i < 10 else 1  # ten big chunks, then thousands of one-line ones
+            yield Candidate(f"f{i}.py", 1, size, 1.0 - i / 10000, [], tokens_hint=size * 10)
+
+    def read_lines(path: str) -> list[str]:
+        reads.append(path)
+        return texts[path]
+
+    one = pack_chunks(candidates(), 20, read_lines)  # room for no block at all
+    assert one.blocks == [] and pulled == 1000 + 1 and reads == []  # nothing read for what cannot fit
+    pulled = 0
+    packed = pack_chunks(candidates(), 2000, read_lines, patience=50)
+    assert packed.tokens <= 2000 and len(packed.blocks) >= 5
+    last_taken = max(int(b.path[1:-3]) for b in packed.blocks)
+    assert pulled <= last_taken + 1 + 50 + 1  # at most `patience` misses after the last block taken
