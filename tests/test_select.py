@@ -168,11 +168,16 @@ def test_empty_query_uses_the_seed(cli, pnpm_repo: Path) -> None:
     assert "packages/app/src/main.ts" in {c["path"] for c in out["chunks"]}
 
 
+def _change_together(root: Path, times: int) -> None:
+    """``times`` commits that change the seed widget.ts and other/widget-other.ts together."""
+    for i in range(times):
+        _write(root, {"packages/core/src/widget.ts": f"export function parseWidget(s: string) {{ return s + '{i}'; }}\n",
+                      "packages/other/src/widget-other.ts": f"export const v = {i};\n"})
+        _git(root, "commit", "-qam", f"change {i}")
+
+
 def test_cochange_history_is_a_signal(cli, pnpm_repo: Path) -> None:
-    for i in range(3):
-        _write(pnpm_repo, {"packages/core/src/widget.ts": f"export function parseWidget(s: string) {{ return s + '{i}'; }}\n",
-                           "packages/other/src/widget-other.ts": f"export const v = {i};\n"})
-        _git(pnpm_repo, "commit", "-qam", f"change {i}")
+    _change_together(pnpm_repo, 3)
     other = "packages/other/src/widget-other.ts"
     out = _select_json(cli, pnpm_repo, "unrelated words", "--seed", "packages/core/src/widget.ts")
     without = _select_json(cli, pnpm_repo, "unrelated words", "--seed", "packages/core/src/widget.ts",
@@ -186,10 +191,7 @@ def test_cochange_history_is_a_signal(cli, pnpm_repo: Path) -> None:
 
 
 def test_a_reliable_cochange_gets_its_own_signal(cli, pnpm_repo: Path) -> None:
-    for i in range(3):
-        _write(pnpm_repo, {"packages/core/src/widget.ts": f"export function parseWidget(s: string) {{ return s + '{i}'; }}\n",
-                           "packages/other/src/widget-other.ts": f"export const v = {i};\n"})
-        _git(pnpm_repo, "commit", "-qam", f"change {i}")
+    _change_together(pnpm_repo, 3)
     seed = "packages/core/src/widget.ts"
 
     def reasons(weights: str) -> dict[str, list[str]]:
