@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
+from conftest import run_git as _git
 from conftest import write_tree
 
 from ctxsel.cochange import cochanged_files
-
-
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
-                   capture_output=True, timeout=30)
 
 
 def _commit(root: Path, files: dict[str, str], message: str) -> None:

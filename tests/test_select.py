@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import run_git as _git
 from conftest import write_tree as _write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,11 +17,6 @@ from ctxsel.select import SelectRequest, select
 from ctxsel.tokenize import count_tokens
 
 AWS = "AKIA" + "QWERTYUIOPASDFGH"
-
-
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
-                   capture_output=True, timeout=30)
 
 
 @pytest.fixture
