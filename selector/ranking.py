@@ -55,6 +55,8 @@ class RankingConfig:
     prefer_unless_query_rank: int = 20  # ...unless the query's BM25 ranks one of the file's chunks this high
     # shaping
     same_file_decay: float = 0.6  # each chunk already taken from a file multiplies the next one's score
+    named_file_decay: float = 0.9  # ...for a file the query names (`[no-deprecated]`, `fix(Teleport)`)
+    named_dirs: int = 3  # a directory the query names names its files too, if it holds at most this many
     non_code_factor: float = 0.5  # docs, JSON, YAML: their fused score is multiplied by this
     test_factor: float = 1.0  # tests (by path convention)
     max_candidates: int = 3000  # chunks kept per chunk-level list
@@ -118,6 +120,7 @@ class Fusion:
         self.file_reasons: dict[str, list[tuple[float, str]]] = {}
         self.preferred: dict[str, tuple[int, str]] = {}  # file -> (chunk to show first, why)
         self.query_ranks: dict[ChunkRef, int] = {}  # rank of each chunk in the user's query's own list
+        self.decay_of: dict[str, float] = {}  # files whose chunks are diversified less (``slow_decay``)
 
     def prefer(self, path: str, chunk: int, why: str) -> None:
         """Show ``chunk`` first among ``path``'s chunks, without moving the file in the ranking —
@@ -149,6 +152,12 @@ class Fusion:
             gain = weight / (self.config.rrf_k + rank)
             self.file_scores[path] = self.file_scores.get(path, 0.0) + gain
             self.file_reasons.setdefault(path, []).append((gain, reason))
+
+    def slow_decay(self, path: str, decay: float) -> None:
+        """Let more of ``path``'s chunks through (``decay`` instead of ``same_file_decay``): for a file
+        that is very likely what the change is about, its other chunks beat other files' first ones."""
+        if decay > self.decay_of.get(path, self.config.same_file_decay):
+            self.decay_of[path] = decay
 
     def ranked(self, chunks_of: Mapping[str, int], factor_of: Mapping[str, float] | None = None) -> Iterator[Ranked]:
         """Every chunk with any signal, best first, diversified across files (lazily: the
@@ -191,12 +200,13 @@ class Fusion:
                 f = factor_of.get(ref[0], 1.0)
                 if f != 1.0:
                     total[ref] *= f
-        for ref, score in diversify(total, self.config.same_file_decay):
+        for ref, score in diversify(total, self.config.same_file_decay, self.decay_of):
             why = sorted(self.reasons.get(ref, []) + self.file_reasons.get(ref[0], []), key=lambda r: -r[0])
             yield Ranked(ref, score, [r for _, r in why])
 
 
-def diversify(scores: Mapping[ChunkRef, float], decay: float) -> Iterator[tuple[ChunkRef, float]]:
+def diversify(scores: Mapping[ChunkRef, float], decay: float,
+              decay_of: Mapping[str, float] | None = None) -> Iterator[tuple[ChunkRef, float]]:
     """Greedy order where each chunk already taken from a file discounts that file's next ones.
 
     Why: file recall rewards covering many relevant files, and a long file that matches
@@ -209,7 +219,8 @@ def diversify(scores: Mapping[ChunkRef, float], decay: float) -> Iterator[tuple[
         neg, ref, seen = heapq.heappop(heap)
         count = taken.get(ref[0], 0)
         if count != seen:  # the file gained chunks since this entry was scored: rescore, retry
-            heapq.heappush(heap, (-(scores[ref] * decay ** count), ref, count))
+            d = decay_of.get(ref[0], decay) if decay_of else decay
+            heapq.heappush(heap, (-(scores[ref] * d ** count), ref, count))
             continue
         taken[ref[0]] = count + 1
         yield ref, -neg

@@ -179,6 +179,8 @@ def select(
         if note:
             warnings.append(note)
         fusion.add_chunks(ranking.dense, ranked_dense, "dense rank {rank}")
+    for path in named_files(query, chunks_of, ranking.named_dirs):
+        fusion.slow_decay(path, ranking.named_file_decay)
     ranked = fusion.ranked(chunks_of, factors)
     timings["rank"] = time.perf_counter() - t
 
@@ -523,6 +525,28 @@ def _graph_distance(fusion: Fusion, view: GraphView, changed: list[str], candida
                 best[path] = hit
     ranked = rank_files({p: -d for p, (d, _) in best.items()}, "")
     fusion.add_files(cfg.graph, [(p, rank, best[p][1]) for p, rank, _ in ranked])
+
+
+def named_files(query: str, paths: Iterable[str], dir_files: int = 0, max_sharing: int = 3) -> frozenset[str]:
+    """Files whose name the query spells out (``[no-deprecated]``, ``fix(Teleport)``, ``hydration.ts``).
+
+    A stem shared by more than ``max_sharing`` files (``index``, ``cases``, ``utils``) names none of them.
+    """
+    text = query.lower()
+    words = set(re.findall(r"[\w$][\w$.-]*[\w$]|[\w$]", text))
+    words |= {part for w in words if "." in w for part in w.split(".")}
+    by_stem: dict[str, list[str]] = {}
+    by_dir: dict[str, list[str]] = {}
+    for path in paths:
+        directory, _, base = path.lower().rpartition("/")
+        stem = base.split(".", 1)[0]
+        if len(stem) >= 3 and (stem in words or base in words):
+            by_stem.setdefault(stem, []).append(path)
+        name = directory.rpartition("/")[2]
+        if dir_files and len(name) >= 3 and name in words:
+            by_dir.setdefault(directory, []).append(path)
+    groups = [g for g in by_stem.values() if len(g) <= max_sharing] + [g for g in by_dir.values() if len(g) <= dir_files]
+    return frozenset(p for group in groups for p in group)
 
 
 def _is_test(path: str) -> bool:
