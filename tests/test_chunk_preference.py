@@ -80,3 +80,36 @@ def test_the_query_pointing_into_a_file_beats_a_preference() -> None:
     for path, i in order:
         firsts.setdefault(path, i)
     assert firsts == {"a.ts": 2, "b.ts": 1}
+
+
+def test_named_files_are_the_files_the_query_spells_out() -> None:
+    from ctxsel.select import named_files
+
+    paths = ["src/rules/no-deprecated.ts", "tests/rules/no-deprecated.test.ts", "src/rules/no-deprecated-x.ts",
+             "src/Teleport.ts", "src/hydration.ts", "tests/hydration.spec.ts",
+             "tests/prefer-self-closing-tags/cases.ts", "a/index.ts", "b/index.ts", "c/index.ts", "d/index.ts",
+             "packages/core/lib/one.ts", "packages/core/lib/two.ts", "packages/core/lib/three.ts",
+             "packages/core/lib/four.ts"]
+    q = "fix(eslint-plugin): [no-deprecated] crash; see hydration.ts and fix(teleport) in index. (core)"
+    assert named_files(q, paths) == {"src/rules/no-deprecated.ts", "tests/rules/no-deprecated.test.ts",
+                                     "src/Teleport.ts", "src/hydration.ts", "tests/hydration.spec.ts"}
+    # "index" is shared by four files, so it names none of them; "no-deprecated-x" is another name
+    assert named_files("fix(prefer-self-closing-tags): slot", paths) == frozenset()
+    assert named_files("fix(prefer-self-closing-tags): slot", paths, dir_files=3) == {"tests/prefer-self-closing-tags/cases.ts"}
+    # a directory of many files (a package) is a topic, not a file
+    assert named_files("fix(lib): x", paths, dir_files=3) == frozenset()
+    assert named_files("", paths, dir_files=3) == frozenset()
+
+
+def test_slow_decay_lets_more_of_a_named_file_through() -> None:
+    def order(decay: float | None) -> list[tuple[str, int]]:
+        fusion = Fusion(RankingConfig(same_file_decay=0.6, rrf_k=1))
+        fusion.add_chunks(1.0, [("named.ts", 0), ("named.ts", 1), ("other.ts", 0), ("named.ts", 2)], "BM25 rank {rank}")
+        if decay is not None:
+            fusion.slow_decay("named.ts", decay)
+        fusion.slow_decay("other.ts", 0.1)  # never faster than same_file_decay
+        return _order(fusion, {"named.ts": 3, "other.ts": 1})
+
+    assert order(None) == [("named.ts", 0), ("other.ts", 0), ("named.ts", 1), ("named.ts", 2)]
+    assert order(0.9) == [("named.ts", 0), ("named.ts", 1), ("other.ts", 0), ("named.ts", 2)]
+    assert order(1.0)[:3] == [("named.ts", 0), ("named.ts", 1), ("other.ts", 0)]
