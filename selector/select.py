@@ -169,6 +169,8 @@ def select(
         _graph_distance(fusion, graph_view, changed_nodes, candidates, ranking)
     factors = {p: _factor(index, p, ranking) for p in candidates}
     chunks_of = {p: len(index.files[p].rows) for p in candidates if p in index.files}
+    for path in named_files(query, chunks_of, ranking.named_dirs):  # before any ranking is read, the dense pool's too
+        fusion.slow_decay(path, ranking.named_file_decay)
     if _dense_wanted(request, ranking):
         from itertools import islice
 
@@ -179,8 +181,6 @@ def select(
         if note:
             warnings.append(note)
         fusion.add_chunks(ranking.dense, ranked_dense, "dense rank {rank}")
-    for path in named_files(query, chunks_of, ranking.named_dirs):
-        fusion.slow_decay(path, ranking.named_file_decay)
     ranked = fusion.ranked(chunks_of, factors)
     timings["rank"] = time.perf_counter() - t
 
