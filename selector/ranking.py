@@ -57,6 +57,7 @@ class RankingConfig:
     same_file_decay: float = 0.6  # each chunk already taken from a file multiplies the next one's score
     named_file_decay: float = 0.9  # ...for a file the query names (`[no-deprecated]`, `fix(Teleport)`)
     named_dirs: int = 3  # a directory the query names names its files too, if it holds at most this many
+    named_max_sharing: int = 6  # a stem shared by more files than this (`index`, `utils`) names none of them
     non_code_factor: float = 0.5  # docs, JSON, YAML: their fused score is multiplied by this
     test_factor: float = 1.0  # tests (by path convention)
     max_candidates: int = 3000  # chunks kept per chunk-level list

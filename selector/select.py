@@ -169,7 +169,8 @@ def select(
         _graph_distance(fusion, graph_view, changed_nodes, candidates, ranking)
     factors = {p: _factor(index, p, ranking) for p in candidates}
     chunks_of = {p: len(index.files[p].rows) for p in candidates if p in index.files}
-    for path in named_files(query, chunks_of, ranking.named_dirs):  # before any ranking is read, the dense pool's too
+    # before any ranking is read (the --dense pool's too)
+    for path in named_files(query, chunks_of, ranking.named_dirs, ranking.named_max_sharing):
         fusion.slow_decay(path, ranking.named_file_decay)
     if _dense_wanted(request, ranking):
         from itertools import islice
@@ -530,7 +531,9 @@ def _graph_distance(fusion: Fusion, view: GraphView, changed: list[str], candida
 def named_files(query: str, paths: Iterable[str], dir_files: int = 0, max_sharing: int = 3) -> frozenset[str]:
     """Files whose name the query spells out (``[no-deprecated]``, ``fix(Teleport)``, ``hydration.ts``).
 
-    A stem shared by more than ``max_sharing`` files (``index``, ``cases``, ``utils``) names none of them.
+    A stem shared by more than ``max_sharing`` files (``index``, ``cases``, ``utils``) names none of
+    them; a rule's name is shared by its source, test, docs page and snapshots, hence more than 3.
+    A directory holding at most ``dir_files`` files is named by its name (a rule's test folder).
     """
     text = query.lower()
     words = set(re.findall(r"[\w$][\w$.-]*[\w$]|[\w$]", text))

@@ -99,6 +99,11 @@ def test_named_files_are_the_files_the_query_spells_out() -> None:
     # a directory of many files (a package) is a topic, not a file
     assert named_files("fix(lib): x", paths, dir_files=3) == frozenset()
     assert named_files("", paths, dir_files=3) == frozenset()
+    # a rule's name is shared by its source, test, docs page and snapshots: 5 files, one rule
+    rule = ["src/rules/no-unused-vars.ts", "tests/rules/no-unused-vars.test.ts", "docs/rules/no-unused-vars.mdx",
+            "tests/schema-snapshots/no-unused-vars.shot", "tests/docs-snapshots/no-unused-vars.shot"]
+    assert named_files("fix: [no-unused-vars] crash", rule) == frozenset()
+    assert named_files("fix: [no-unused-vars] crash", rule, max_sharing=6) == set(rule)
 
 
 def test_slow_decay_lets_more_of_a_named_file_through() -> None:
