@@ -33,10 +33,22 @@ from .tokenize import count_tokens
 CHUNKER_VERSION = 4  # part of the index key: bump when boundaries change
 
 
+# The default size limit. Why 250: on the co-change benchmark's held-out cases, chunks of
+# at most 250 tokens beat 400 on file *and* hunk recall at 4k and 8k (docs/benchmarks.md,
+# "Chunk size"): finer chunks let the ranking pick the part of a file the change is about
+# and leave budget for more files. 175 found more files but fewer changed lines.
+DEFAULT_CHUNK_TOKENS = 250
+
+
 @dataclass(frozen=True)
 class ChunkSettings:
-    max_tokens: int = 400  # a chunk larger than this is split (when the syntax allows)
-    min_tokens: int = 150  # text windows end at a blank line once they are this big
+    max_tokens: int = DEFAULT_CHUNK_TOKENS  # a chunk larger than this is split (when the syntax allows)
+    min_tokens: int = DEFAULT_CHUNK_TOKENS * 3 // 8  # text windows end at a blank line once they are this big
+
+    @classmethod
+    def for_limit(cls, max_tokens: int) -> "ChunkSettings":
+        """Settings for a size limit, with text windows ending at 3/8 of it (at least 20 tokens)."""
+        return cls(max_tokens=max_tokens, min_tokens=max(20, max_tokens * 3 // 8))
 
     def key(self) -> str:
         return f"v{CHUNKER_VERSION}-{self.max_tokens}-{self.min_tokens}"

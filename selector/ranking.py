@@ -54,8 +54,8 @@ class RankingConfig:
     prefer_test_tail: float = 1.0  # the last chunk of a test file linked to the seed (new cases go last)
     prefer_unless_query_rank: int = 20  # ...unless the query's BM25 ranks one of the file's chunks this high
     # shaping
-    same_file_decay: float = 0.6  # each chunk already taken from a file multiplies the next one's score
-    named_file_decay: float = 0.9  # ...for a file the query names (`[no-deprecated]`, `fix(Teleport)`)
+    same_file_decay: float = 0.7  # each chunk already taken from a file multiplies the next one's score
+    named_file_decay: float = 0.95  # ...for a file the query names (`[no-deprecated]`, `fix(Teleport)`)
     named_dirs: int = 3  # a directory the query names names its files too, if it holds at most this many
     named_max_sharing: int = 6  # a stem shared by more files than this (`index`, `utils`) names none of them
     non_code_factor: float = 0.5  # docs, JSON, YAML: their fused score is multiplied by this

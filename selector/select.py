@@ -221,7 +221,7 @@ def chunk_settings_from(config: dict[str, Any]) -> ChunkSettings:
         tokens = 0
     if tokens < 50:
         raise UserError(f"chunk_tokens must be an integer of at least 50, not {value!r}")
-    return ChunkSettings(max_tokens=tokens, min_tokens=max(20, tokens * 3 // 8))
+    return ChunkSettings.for_limit(tokens)
 
 
 # ---------------------------------------------------------------- workspace and inputs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ctxsel.chunking import ChunkSettings, chunk_file, language_of
+from ctxsel.chunking import DEFAULT_CHUNK_TOKENS, ChunkSettings, chunk_file, language_of
 
 SMALL = ChunkSettings(max_tokens=60, min_tokens=20)
 
@@ -66,6 +66,23 @@ def test_small_siblings_are_merged() -> None:
     fc = chunk_file("m.py", text, ChunkSettings(max_tokens=400))
     assert len(fc.chunks) == 1
     assert fc.chunks[0].symbols == tuple(f"f{i}" for i in range(10))
+
+
+def test_default_limit_merges_neighbours_up_to_it_and_no_further() -> None:
+    """The default settings are the size the benchmark chose; ``for_limit`` (the ``chunk_tokens``
+    setting) derives the text-window size the same way for any limit."""
+    assert ChunkSettings() == ChunkSettings.for_limit(DEFAULT_CHUNK_TOKENS)
+    assert ChunkSettings.for_limit(50).min_tokens == 20 and ChunkSettings.for_limit(800).min_tokens == 300
+    text = "\n".join(f"def handler_{i}(request, response):\n    response.write(render(request.path, {i}))\n"
+                     for i in range(40))
+    lines = text.split("\n")
+    chunks = chunk_file("views.py", text).chunks
+    # the chunker sizes lines as chars / 4 (the packer counts exactly, later)
+    sizes = [sum(len(line) + 1 for line in lines[c.start_line - 1:c.end_line]) / 4 for c in chunks]
+    assert 1 < len(chunks) < 40, "neighbours merged, but not into one chunk"
+    assert max(sizes) <= DEFAULT_CHUNK_TOKENS
+    covered = {n for c in chunks for n in range(c.start_line, c.end_line + 1)}
+    assert all(n in covered for n, line in enumerate(lines, 1) if line.strip()), "every code line in some chunk"
 
 
 def test_large_function_keeps_signature_with_first_piece() -> None:
