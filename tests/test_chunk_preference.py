@@ -118,4 +118,3 @@ def test_slow_decay_lets_more_of_a_named_file_through() -> None:
     assert order(None) == [("named.ts", 0), ("other.ts", 0), ("named.ts", 1), ("named.ts", 2)]
     assert order(0.9) == [("named.ts", 0), ("named.ts", 1), ("other.ts", 0), ("named.ts", 2)]
     assert order(1.0)[:3] == [("named.ts", 0), ("named.ts", 1), ("other.ts", 0)]
-
