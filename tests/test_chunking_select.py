@@ -77,7 +77,7 @@ def test_default_limit_merges_neighbours_up_to_it_and_no_further() -> None:
                      for i in range(40))
     lines = text.split("\n")
     chunks = chunk_file("views.py", text).chunks
-    # the chunker sizes lines as chars / 4 (the packer counts exactly, later)
+    # the chunker sizes lines as chars / 4 (the packer counts them again with count_tokens)
     sizes = [sum(len(line) + 1 for line in lines[c.start_line - 1:c.end_line]) / 4 for c in chunks]
     assert 1 < len(chunks) < 40, "neighbours merged, but not into one chunk"
     assert max(sizes) <= DEFAULT_CHUNK_TOKENS
