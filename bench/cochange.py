@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"{repo} ~/.cache/ctxsel-bench/mirror/{repo.replace('/', '+', 1)}.git")
             log(f"skip {repo}: {skipped[repo]}")
             continue
-        cases_path = args.cases_dir / (repo.replace("/", "+", 1) + ".jsonl") if args.cases_dir else None
+        cases_path = protocol.cases_file(repo, args.cases_dir)
         log(f"{repo}: {gitdir}")
         rows += run_repo(repo, gitdir, args.sample or None, args.sample_seed, methods, budgets, args.work,
                          cases_path, args.ctxsel_api)

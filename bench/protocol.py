@@ -129,8 +129,9 @@ class Case:
         return False
 
 
-def cases_file(repo: str) -> Path:
-    return bench_dir() / "cases" / (repo.replace("/", "+", 1) + ".jsonl")
+def cases_file(repo: str, cases_dir: Path | None = None) -> Path:
+    """``<owner>+<name>.jsonl`` in ``cases_dir`` (cases mined from other monorepos), else the shared cases."""
+    return (cases_dir or bench_dir() / "cases") / (repo.replace("/", "+", 1) + ".jsonl")
 
 
 def load_cases(repo: str, path: Path | None = None) -> list[dict]:

@@ -66,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budgets", default="4000,8000")
     ap.add_argument("--scope", default=None)
     ap.add_argument("--work", type=Path, default=None)
+    ap.add_argument("--cases-dir", type=Path, default=None,
+                    help="directory of <owner>+<name>.jsonl case files (default: shared bench/cases); "
+                         "cases mined from other monorepos check that a tuning generalises")
     ap.add_argument("--out", type=Path, default=None, help="also write every cell as JSON")
     args = ap.parse_args(argv)
     if args.offset + args.sample > 30 and args.baselines is None:
@@ -81,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         if gitdir is None:
             print(f"skip {repo}: no mirror", file=sys.stderr)
             continue
-        eligible = protocol.eligible(gitdir, protocol.load_cases(repo))
+        eligible = protocol.eligible(gitdir, protocol.load_cases(repo, protocol.cases_file(repo, args.cases_dir)))
         chosen = protocol.sample(eligible, repo, args.offset + args.sample, 0)[args.offset:]
         if not chosen:
             continue

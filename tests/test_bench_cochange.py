@@ -218,3 +218,11 @@ def test_a_work_tree_in_use_by_another_run_fails_fast(mini, tmp_path):
             Checkout(REPO, mini["repo"] / ".git", tmp_path).materialize("HEAD")
     finally:
         holder.communicate("", timeout=30)
+
+
+def test_cases_of_other_monorepos_come_from_a_cases_dir(tmp_path):
+    _write(tmp_path, {"acme+mono.jsonl": json.dumps({"repo": "acme/mono", "sha": "a" * 40}) + "\n"})
+    path = protocol.cases_file("acme/mono", tmp_path)
+    assert path == tmp_path / "acme+mono.jsonl"
+    assert protocol.load_cases("acme/mono", path)[0]["sha"] == "a" * 40
+    assert protocol.cases_file("vuejs/core") == protocol.bench_dir() / "cases" / "vuejs+core.jsonl"
