@@ -92,7 +92,17 @@ FENCE_OF_EXT: dict[str, str] = {
     ".sh": "bash", ".bash": "bash", ".css": "css", ".scss": "scss", ".less": "less", ".html": "html",
     ".vue": "vue", ".svelte": "svelte", ".proto": "protobuf", ".sql": "sql", ".rb": "ruby", ".kt": "kotlin",
     ".swift": "swift", ".cs": "csharp", ".php": "php", ".xml": "xml", ".graphql": "graphql",
+    # languages without a grammar here: still code, so never down-weighted as documentation
+    ".scala": "scala", ".sc": "scala", ".kts": "kotlin", ".groovy": "groovy", ".gradle": "groovy",
+    ".lua": "lua", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hs": "haskell",
+    ".ml": "ocaml", ".mli": "ocaml", ".clj": "clojure", ".cljs": "clojure", ".dart": "dart",
+    ".pl": "perl", ".pm": "perl", ".r": "r", ".jl": "julia", ".zig": "zig", ".nim": "nim",
+    ".mm": "objectivec", ".fs": "fsharp", ".ps1": "powershell", ".zsh": "bash", ".cmake": "cmake",
+    ".tf": "hcl", ".hcl": "hcl", ".nix": "nix", ".sol": "solidity", ".elm": "elm", ".cu": "cuda",
 }
+# ...and by exact file name
+FENCE_OF_NAME: dict[str, str] = {"Dockerfile": "dockerfile", "Makefile": "makefile", "GNUmakefile": "makefile",
+                                 "Jenkinsfile": "groovy", "CMakeLists.txt": "cmake"}
 
 # language -> (module, function returning the language pointer)
 _GRAMMARS: dict[str, tuple[str, str]] = {
@@ -131,6 +141,8 @@ def fence_language(path: str) -> str:
     if lang:
         return "python" if lang == "starlark" else lang
     name = path.rsplit("/", 1)[-1]
+    if name in FENCE_OF_NAME:
+        return FENCE_OF_NAME[name]
     dot = name.rfind(".")
     return FENCE_OF_EXT.get(name[dot:].lower(), "") if dot > 0 else ""
 

@@ -58,7 +58,7 @@ class RankingConfig:
     named_file_decay: float = 0.95  # ...for a file the query names (`[no-deprecated]`, `fix(Teleport)`)
     named_dirs: int = 3  # a directory the query names names its files too, if it holds at most this many
     named_max_sharing: int = 6  # a stem shared by more files than this (`index`, `utils`) names none of them
-    non_code_factor: float = 0.5  # docs, JSON, YAML: their fused score is multiplied by this
+    non_code_factor: float = 0.25  # docs, JSON, YAML, plain text: their fused score is multiplied by this (0.25: four held-out samples)
     test_factor: float = 1.0  # tests (by path convention)
     max_candidates: int = 3000  # chunks kept per chunk-level list
     dense_pool: int = 150  # --dense re-ranks this many of the best chunks by the other signals

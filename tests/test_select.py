@@ -277,3 +277,20 @@ def test_packing_stops_walking_the_ranking_once_nothing_fits_for_a_while() -> No
     assert packed.tokens <= 2000 and len(packed.blocks) >= 5
     last_taken = max(int(b.path[1:-3]) for b in packed.blocks)
     assert pulled <= last_taken + 1 + 50 + 1  # at most `patience` misses after the last block taken
+
+
+def test_code_without_a_grammar_is_not_weighed_as_documentation(tmp_path: Path) -> None:
+    """Docs, JSON, YAML and unknown text are down-weighted (``non_code_factor``); Scala, Lua,
+    a Makefile or a Dockerfile are code, even though ctxsel has no grammar for them."""
+    body = "retry budget exhausted for the upload queue\n"
+    files = {"notes.txt": body, "docs/guide.md": body, "CMakeLists.txt": body, "src/Retry.scala": body,
+             "src/retry.lua": body, "Makefile": body, "Dockerfile": body}
+    root = _write(tmp_path / "repo", files)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "init")
+    out = select(root, SelectRequest(query="retry budget upload queue", budget=2000)).as_json()
+    score = {c["path"]: c["score"] for c in out["chunks"]}
+    assert set(score) == set(files)
+    code = {"src/Retry.scala", "src/retry.lua", "Makefile", "Dockerfile", "CMakeLists.txt"}
+    assert min(score[p] for p in code) > max(score["notes.txt"], score["docs/guide.md"])
