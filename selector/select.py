@@ -566,17 +566,10 @@ def _factor(index: ChunkIndex, path: str, cfg: RankingConfig) -> float:
     return f
 
 
-_NON_CODE_BY_EXT: dict[str, bool] = {}
-
-
 def _looks_non_code(path: str) -> bool:
-    from .chunking import FENCE_OF_NAME, fence_language
+    from .chunking import fence_language
 
-    name = path.rpartition("/")[2]
-    ext = name if name in FENCE_OF_NAME or "." not in name else name[name.rfind("."):]  # CMakeLists.txt is not .txt
-    if ext not in _NON_CODE_BY_EXT:
-        _NON_CODE_BY_EXT[ext] = fence_language(path) in NON_CODE
-    return _NON_CODE_BY_EXT[ext]
+    return fence_language(path) in NON_CODE
 
 
 def _dense_wanted(request: SelectRequest, cfg: RankingConfig) -> bool:
