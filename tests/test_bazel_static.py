@@ -176,6 +176,29 @@ cc_library(name = "ok")
     assert any("step budget" in w or "too large" in w for w in graph.warnings)
 
 
+def test_label_attributes_of_native_rules_and_real_bazel_prefixed_packages(tmp_path):
+    """What ``bazel query 'rdeps(//..., X)'`` answers with Bazel 4.2.3 (measured): linkstamp,
+    proguard_specs and genquery's scope are label attributes, and a real directory named
+    ``bazel-*`` is a package like any other (only the output symlinks are not walked)."""
+    write(tmp_path, {
+        "WORKSPACE": 'workspace(name = "ws")\n',
+        "base/BUILD": 'cc_library(name = "base", visibility = ["//visibility:public"])\n'
+                      'exports_files(["stamp.cc", "pg.pro"])\n',
+        "base/stamp.cc": "", "base/pg.pro": "", "attrs/A.java": "",
+        "attrs/BUILD": 'cc_library(name = "ls", linkstamp = "//base:stamp.cc")\n'
+                       'java_library(name = "pg", srcs = ["A.java"], proguard_specs = ["//base:pg.pro"])\n'
+                       'genquery(name = "gq", expression = "deps(//base)", scope = ["//base"])\n',
+        "bazel-tools/BUILD": 'cc_library(name = "bt", deps = ["//base"])\n',
+    })
+    os.symlink(tmp_path / "base", tmp_path / "bazel-out")  # an output symlink: never a package
+    ws = Workspace.open(tmp_path, adapter="bazel", source="static")
+    assert set(ws.blast_radius(["//base:stamp.cc"]).ids) >= {"//attrs:ls"}
+    assert "//base:base" not in ws.blast_radius(["//base:stamp.cc"]).ids
+    assert "//attrs:pg" in ws.blast_radius(["//base:pg.pro"]).ids
+    assert {"//attrs:gq", "//bazel-tools:bt"} <= set(ws.blast_radius(["//base:base"]).ids)
+    assert not any(n.package.startswith("bazel-out") for n in ws.graph.nodes())
+
+
 def test_build_syntax_error_names_file_and_line(tmp_path):
     write(tmp_path, {"WORKSPACE": "", "p/BUILD": 'cc_library(\n    name = "x",\n    srcs = ["a.cc",\n'})
     with pytest.raises(ParseError) as err:

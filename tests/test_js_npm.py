@@ -45,7 +45,9 @@ def npm_edges(root: Path) -> set[tuple[str, str]]:
             name = loc.removeprefix("node_modules/")
             if p["location"] == "" and name not in root_declares:
                 continue  # arborist's root has an edge to every workspace; not a dependency
-            edges.add((p["location"], dir_of[name]))
+            # npm query leaves out a workspace without a name; its node_modules link says where it is
+            where = dir_of.get(name) or (root / "node_modules" / name).resolve().relative_to(root.resolve()).as_posix()
+            edges.add((p["location"], where))
     return edges
 
 
@@ -90,6 +92,22 @@ def test_npm_links_a_workspace_only_when_the_range_is_satisfied(tmp_path: Path, 
     assert npm_linked == links, proc.stderr[-500:]  # the table above is npm's behaviour
     ours = open_ws(root, "npm").blast_radius(["@p/a"]).ids
     assert ("@p/b" in ours) == npm_linked
+
+
+@pytest.mark.oracle
+def test_npm_names_an_unnamed_workspace_after_its_folder(tmp_path: Path) -> None:
+    require_npm()
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "package.json").write_text(json.dumps({"name": "root", "version": "0.0.0", "workspaces": ["p/*", "p/@s/*"]}))
+    for rel in ("p/util", "p/@s/tool"):  # no "name": npm calls them util and @s/tool
+        (root / rel).mkdir(parents=True)
+        (root / rel / "package.json").write_text(json.dumps({"version": "1.0.0"}))
+    write_pkg(root, "p/app", "app", dependencies={"util": "^1.0.0", "@s/tool": "^1.0.0"})
+    ws = open_ws(root, "npm")
+    assert our_edges(ws) == npm_edges(root)
+    assert set(ws.blast_radius(["util"]).ids) == {"util", "app"}
+    assert set(ws.blast_radius(["@s/tool"]).ids) == {"@s/tool", "app"}
 
 
 def test_npm_tool_mode_needs_an_installed_tree(tmp_path: Path, cli) -> None:

@@ -78,6 +78,22 @@ def test_duplicate_names_link_to_highest_satisfying_version(tmp_path: Path) -> N
     assert any("p/a, q/a" in w for w in ws.warnings)
 
 
+def test_unversioned_duplicate_matches_a_range_only_without_a_versioned_sibling(tmp_path: Path) -> None:
+    require("pnpm")
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "package.json").write_text(json.dumps({"name": "root", "version": "0.0.0"}))
+    (root / "pnpm-workspace.yaml").write_text("packages: ['p/*', 'q/*']\n")
+    write_pkg(root, "p/a", "a", version="1.0.0")
+    write_pkg(root, "q/a", "a", version=None)
+    write_pkg(root, "p/b", "b", dependencies={"a": "workspace:^2.0.0"})  # 1.0.0 fails; q/a has no version
+    write_pkg(root, "p/c", "c", dependencies={"a": "workspace:^1.0.0"})  # 1.0.0 satisfies
+    assert_agrees_with_pnpm(root)
+    ws = open_ws(root, "pnpm")
+    assert {ws.graph.node(i).package for i in ws.blast_radius(["./q/a"]).ids} == {"q/a"}
+    assert {ws.graph.node(i).package for i in ws.blast_radius(["./p/a"]).ids} == {"p/a", "p/c"}
+
+
 def test_glob_negation_and_double_star_match_pnpm(tmp_path: Path) -> None:
     require("pnpm")
     root = tmp_path / "ws"

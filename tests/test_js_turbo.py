@@ -16,6 +16,7 @@ from jsfixtures import (
     turbo_filter,
     turbo_dependents_all,
     turbo_test_dirs,
+    write_pkg,
 )
 from oracles import oracle_env, require, run
 
@@ -115,6 +116,23 @@ def test_test_task_needs_script_and_turbo_json_entry(tmp_path: Path) -> None:
     assert set(ws.tests(["@ws/core"]).tests) == {"@ws/api"}
     for name in ("@ws/core", "@ws/tsconfig"):  # tsconfig: every package is a dependent
         assert test_dirs(ws, name) == turbo_test_dirs(root, f"...{name}")
+
+
+def test_a_package_without_a_name_is_not_a_turbo_package(tmp_path: Path) -> None:
+    require("turbo")
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "package.json").write_text(json.dumps({"name": "root", "version": "0.0.0", "packageManager": "pnpm@12.4.2"}))
+    (root / "pnpm-workspace.yaml").write_text("packages: ['packages/*']\n")
+    turbo_json(root, {"test": {}})
+    write_pkg(root, "packages/x", "x", scripts={"test": "echo x"})
+    (root / "packages/noname").mkdir(parents=True)
+    (root / "packages/noname/package.json").write_text(json.dumps(
+        {"version": "1.0.0", "scripts": {"test": "echo n"}, "dependencies": {"x": "workspace:*"}}))
+    assert_agrees_with_turbo(root, tests=True)
+    ws = open_ws(root, "turbo")
+    assert ws.tests(["x"]).tests == ["x"]
+    assert any("packages/noname" in w for w in ws.warnings)
 
 
 def test_v1_pipeline_defines_tasks(tmp_path: Path) -> None:

@@ -51,6 +51,9 @@ constraint_values flag_values parents toolchain toolchain_type target_settings b
 interpreter files coverage_tool bootstrap_template compiler_files all_files ar_files as_files dwp_files
 linker_files objcopy_files strip_files coverage_files toolchain_config toolchains java_runtime javabuilder
 singlejar genclass ijar header_compiler bootclasspath extclasspath roots embed manifest
+linkstamp proguard_specs scope deploy_env reexport_deps non_arc_srcs pch archives plugin runtime fulfills
+cpu_constraints os_constraints profile libc_top dynamic_runtime_lib static_runtime_lib javac oneversion
+applicable_licenses assets resource_files debug_key
 """.split())
 
 #: Attributes that never hold labels, whatever the rule (for rules we cannot type).
@@ -59,7 +62,7 @@ name visibility tags testonly licenses distribs deprecation features cmd cmd_bas
 copts conlyopts cxxopts linkopts defines local_defines includes size timeout flaky shard_count args env
 env_inherit stamp linkstatic alwayslink main_class jvm_flags javacopts python_version srcs_version imports
 strip_include_prefix include_prefix output_to_bindir executable local importpath package_metadata
-applicable_licenses exec_properties
+exec_properties
 """.split())
 
 #: Attributes whose strings name outputs of the rule (a dependency on one is on the rule).
@@ -161,7 +164,7 @@ class StaticLoader:
                 child = f"{rel}/{entry.name}" if rel else entry.name
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if entry.name in SKIP_DIRS or child in ignored or (not rel and entry.name.startswith("bazel-")):
+                        if entry.name in SKIP_DIRS or child in ignored:  # bazel-out & co. are symlinks: not walked
                             continue
                         subdirs.append(entry.name)
                         stack.append(child)

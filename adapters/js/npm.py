@@ -28,12 +28,19 @@ from ctxsel.graph import BuildGraph
 
 from . import semver
 from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, resolve_path, workspace_target
-from .workspace import PNPM_WORKSPACE, JsPackage, detect_manager, discover, root_manifest, yarn_is_berry
+from .workspace import PNPM_WORKSPACE, JsPackage, JsWorkspace, detect_manager, root_manifest, yarn_is_berry
 
 ANY_RANGE = ("", "*", "x", "X")
 NPM_HIDDEN_LOCKFILE = "node_modules/.package-lock.json"
 #: npm query never needs the network; keep it from checking for updates or auditing
 NPM_ENV = {"npm_config_update_notifier": "false", "npm_config_audit": "false", "npm_config_fund": "false", "npm_config_offline": "true"}
+
+
+def name_from_folder(rel_dir: str) -> str:
+    """npm's ``@npmcli/name-from-folder``: the folder's name, with its ``@scope/`` parent if it has one."""
+    parent, _, base = rel_dir.rstrip("/").rpartition("/")
+    scope = parent.rpartition("/")[2]
+    return f"{scope}/{base}" if scope.startswith("@") else base
 
 
 def _declares_workspaces(root: Path) -> bool:
@@ -47,6 +54,17 @@ class NpmAdapter(PackageGraphAdapter):
     @classmethod
     def detect(cls, root: Path) -> bool:
         return not (root / PNPM_WORKSPACE).is_file() and _declares_workspaces(root)
+
+    #: npm (``@npmcli/map-workspaces``) names a workspace without a ``name`` after its folder
+    names_unnamed_by_folder: ClassVar[bool] = True
+
+    def workspace(self, tracker: InputTracker) -> JsWorkspace:
+        ws = super().workspace(tracker)
+        if self.names_unnamed_by_folder:
+            for pkg in ws.packages:
+                if not pkg.name and not pkg.is_root:
+                    pkg.name = name_from_folder(pkg.dir)
+        return ws
 
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
@@ -95,7 +113,7 @@ class NpmAdapter(PackageGraphAdapter):
         listed = self.parse_tool_json(self.tool_output(["query", ":root, .workspace", "--json"], NPM_ENV), "npm query")
         if not isinstance(listed, list):
             raise ToolError("npm query did not print a list of packages")
-        ws = discover(self.root, tracker)
+        ws = self.workspace(tracker)
         graph = self.build_graph(ws, tracker, edges=False)
         ids = self.assign_ids(ws)
         by_dir = ws.by_dir()
@@ -135,6 +153,7 @@ class YarnAdapter(NpmAdapter):
     #: no tool mode: yarn has no query that prints workspace dependency edges for both
     #: yarn 1 and yarn 2+, and no yarn is installed where the differential tests run
     tools: ClassVar[tuple[str, ...]] = ()
+    names_unnamed_by_folder: ClassVar[bool] = False
 
     def resolved_source(self) -> str:
         return "static" if self.options.source == "auto" else super(NpmAdapter, self).resolved_source()

@@ -94,14 +94,20 @@ def highest(candidates: Iterable[JsPackage], range_text: str | None) -> JsPackag
 
     This is how pnpm picks between workspace packages that share a name. A package
     without a parsable ``version`` satisfies every range (pnpm links it for
-    ``workspace:^1.0.0``, measured).
+    ``workspace:^1.0.0``, measured) — but only while no package of that name has a
+    version: next to a versioned one it links for no range the versioned one fails
+    (pnpm 12, measured).
     """
     from . import semver
 
+    candidates = list(candidates)
+    versioned = any(semver.parse_version(pkg.version or "") is not None for pkg in candidates)
     best: JsPackage | None = None
     best_key: tuple | None = None
     for pkg in candidates:
         parsed = semver.parse_version(pkg.version or "")
+        if range_text is not None and parsed is None and versioned:
+            continue
         if range_text is not None and parsed is not None and not semver.satisfies(pkg.version or "", range_text):
             continue
         key = (1, semver.version_key(parsed)) if parsed is not None else (0,)
@@ -125,10 +131,15 @@ class PackageGraphAdapter(Adapter):
         self.warnings.clear()
         return graph
 
-    def load_static(self, tracker: InputTracker) -> BuildGraph:
+    def workspace(self, tracker: InputTracker) -> JsWorkspace:
+        """The packages this tool sees: ``discover``'s answer, which a tool may adjust
+        (npm names an unnamed workspace after its folder; turbo leaves it out)."""
         from .workspace import discover
 
-        return self.build_graph(discover(self.root, tracker), tracker)
+        return discover(self.root, tracker)
+
+    def load_static(self, tracker: InputTracker) -> BuildGraph:
+        return self.build_graph(self.workspace(tracker), tracker)
 
     def build_graph(self, ws: JsWorkspace, tracker: InputTracker, edges: bool = True) -> BuildGraph:
         """Nodes for every package, and (with ``edges``) the edges this tool would link."""

@@ -85,6 +85,15 @@ class TurboAdapter(PackageGraphAdapter):
         return (root / TURBO_JSON).is_file() and (root / "package.json").is_file()
 
     # ------------------------------------------------------------ graph
+    def workspace(self, tracker: InputTracker) -> JsWorkspace:
+        """turbo leaves out a package without a ``name`` (``turbo ls`` does not list it, measured)."""
+        ws = super().workspace(tracker)
+        unnamed = [p for p in ws.packages if not p.name and not p.is_root]
+        if unnamed:
+            ws.packages = [p for p in ws.packages if p.name or p.is_root]
+            ws.warnings.append("turbo ignores packages without a name: " + ", ".join(p.dir for p in unnamed))
+        return ws
+
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
         from .workspace import read_jsonc  # only while building a graph (see ``packages``)
 
@@ -155,7 +164,7 @@ class TurboAdapter(PackageGraphAdapter):
         turbo.json tasks, which decide the test nodes, are read from the manifests,
         which also stamps them for the graph cache.
         """
-        from .workspace import JsWorkspace, discover
+        from .workspace import JsWorkspace
 
         out = self.tool_output(["query", QUERY], turbo_env())
         data = self.parse_tool_json(out, "turbo query")
@@ -164,7 +173,7 @@ class TurboAdapter(PackageGraphAdapter):
         except (KeyError, TypeError):
             errors = data.get("errors") if isinstance(data, dict) else None
             raise ToolError(f"turbo query returned no packages: {errors or str(data)[:200]}") from None
-        static = discover(self.root, tracker)
+        static = self.workspace(tracker)
         by_dir = static.by_dir()
         tool_dirs = {str(item.get("path", "")).strip("/") for item in items}
         packages = [p for p in static.packages if p.dir in tool_dirs]
