@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
 from pathlib import Path
 from typing import Callable
 
+from . import safepickle
 from .graph import BuildGraph
 
 CACHE_FORMAT = 3  # bump whenever BuildGraph/Node or an adapter's output changes shape
@@ -94,15 +94,22 @@ def cache_path(root: Path, key: str) -> Path:
 
 
 def ensure_cache_dir(root: Path) -> Path | None:
-    """Create ``<repo>/.ctxsel`` (ignoring itself in git); None when the repo is read-only."""
+    """Create ``<repo>/.ctxsel`` (ignoring itself in git); None when the repo is read-only
+    or ``.ctxsel`` is not a real directory of the repo (a committed symlink must not make
+    ctxsel write elsewhere)."""
     base = root / CACHE_DIR
-    try:
-        (base / "cache").mkdir(parents=True, exist_ok=True)
-        ignore = base / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# ctxsel's cache and index; never commit\n*\n")
-    except OSError:
+    if not safepickle.trusted_dir(root, base / "cache", create=True):
         return None
+    ignore = base / ".gitignore"
+    if not os.path.lexists(ignore):
+        try:  # O_EXCL: never writes through a symlink planted as .gitignore
+            fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            with os.fdopen(fd, "w") as fh:
+                fh.write("# ctxsel's cache and index; never commit\n*\n")
+        except FileExistsError:
+            pass
+        except OSError:
+            return None
     return base
 
 
@@ -114,8 +121,8 @@ def load_cached(root: Path, key: str) -> BuildGraph | None:
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        with open(path, "rb") as fh:
-            fmt, stamps, graph = pickle.load(fh)
+        # None (missing, forged or tampered, untrusted location) fails to unpack: rebuild
+        fmt, stamps, graph = safepickle.load(path, root)  # type: ignore[misc]
     except Exception:  # missing, truncated, or from another version: rebuild
         return None
     finally:
@@ -135,16 +142,7 @@ def load_cached(root: Path, key: str) -> BuildGraph | None:
 def store_cached(root: Path, key: str, graph: BuildGraph, tracker: InputTracker) -> None:
     if ensure_cache_dir(root) is None:
         return
-    import tempfile  # not at module level: a cache hit never writes (tempfile imports random, ~1 ms)
-
-    path = cache_path(root, key)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump((CACHE_FORMAT, tracker.stamps, graph), fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    safepickle.dump((CACHE_FORMAT, tracker.stamps, graph), cache_path(root, key), root)
 
 
 def cached_graph(

@@ -9,12 +9,12 @@ bumps) say little about any pair and are ignored.
 from __future__ import annotations
 
 import hashlib
-import pickle
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TypeVar
 
+from . import safepickle
 from .cache import CACHE_DIR
 
 GIT_LOG_TIMEOUT = 10.0
@@ -32,27 +32,27 @@ def _head(root: Path) -> str | None:
 
 
 def _cached(root: Path, key: str, compute: Callable[[], T | None], empty: T) -> T:
-    """``compute()`` once per HEAD and key (pickled under the index); a failed git call (None) is not kept."""
+    """``compute()`` once per HEAD and key (pickled under the index); a failed git call (None) is not kept.
+
+    Through ``safepickle``: a cache file the repository itself ships is never unpickled,
+    and a ``.ctxsel`` symlinked out of the repository is neither read nor written.
+    """
     head = _head(root)
     if head is None:
         return empty
     digest = hashlib.sha1(f"{CACHE_VERSION}\0{head}\0{key}".encode()).hexdigest()
     cache = root / CACHE_DIR / "index" / f"cochange-{digest[:20]}.pickle"
-    try:
-        with open(cache, "rb") as fh:
-            return pickle.load(fh)
-    except Exception:
-        pass
+    hit = safepickle.load(cache, root)
+    if hit is not None:
+        return hit  # type: ignore[return-value]
     value = compute()
     if value is None:
         return empty
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        with open(cache, "wb") as fh:
-            pickle.dump(value, fh)
-        _prune(cache.parent)
-    except OSError:
-        pass
+    if safepickle.dump(value, cache, root):  # False at an untrusted location: prune nothing there either
+        try:
+            _prune(cache.parent)
+        except OSError:
+            pass
     return value
 
 

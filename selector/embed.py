@@ -19,7 +19,6 @@ turns it on; see docs/select.md).
 from __future__ import annotations
 
 import hashlib
-import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Sequence
 
@@ -98,18 +97,18 @@ def dense_rank(root: Path, index: "ChunkIndex", query: str, pool: Sequence[tuple
     """
     import numpy as np
 
+    from . import safepickle
+    from .cache import CACHE_DIR
     from .files import read_source
 
     if embedder is None:
         embedder, why = default_embedder()
         if embedder is None:
             return [], why
-    cache_path = root / ".ctxsel" / "index" / f"embeddings-{embedder.name}.pickle"
-    try:
-        with open(cache_path, "rb") as fh:
-            cache: dict[str, np.ndarray] = pickle.load(fh)
-    except Exception:
-        cache = {}
+    cache_path = root / CACHE_DIR / "index" / f"embeddings-{embedder.name}.pickle"
+    # safepickle: a repository's own (committed) embedding file is never unpickled
+    stored = safepickle.load(cache_path, root)
+    cache: dict[str, np.ndarray] = stored if isinstance(stored, dict) else {}
     refs: list[tuple[str, int]] = []
     keys: list[str] = []
     missing: dict[str, str] = {}
@@ -131,12 +130,7 @@ def dense_rank(root: Path, index: "ChunkIndex", query: str, pool: Sequence[tuple
         vecs = embedder.embed(list(missing.values()))
         for key, vec in zip(missing, vecs):
             cache[key] = vec.astype(np.float32)
-        try:
-            cache_path.parent.mkdir(parents=True, exist_ok=True)
-            with open(cache_path, "wb") as fh:
-                pickle.dump(cache, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        except OSError:
-            pass
+        safepickle.dump(cache, cache_path, root)
     if not refs:
         return [], None
     return [refs[i] for i in nearest(np.vstack([cache[k] for k in keys]), embedder.embed([query])[0], limit)], None

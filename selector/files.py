@@ -137,39 +137,64 @@ def _under_dir_match(rx: re.Pattern[str], path: str) -> bool:
 
 
 def _glob_to_regex(glob: str) -> str:
-    out: list[str] = []
+    """A gitignore glob as a regex that cannot backtrack badly.
+
+    ``*a*a*a*b`` as ``[^/]*a[^/]*a[^/]*a[^/]*b`` takes exponential time on a long name of
+    ``a``s (one ``.ctxselignore`` line would hang every run). As in ``fnmatch.translate``,
+    a star followed by more pattern and then another star takes the *first* place the
+    pattern fits, atomically (a lookahead and a backreference): the next star can still
+    absorb anything, so no match is lost.
+    """
+    pieces: list[tuple[str, str]] = []  # (kind, regex): kind "star" ([^/]*), "any" (.*) or "fixed"
     i = 0
     while i < len(glob):
         c = glob[i]
         if glob.startswith("**/", i):
-            out.append(r"(?:.*/)?")
+            pieces.append(("fixed", r"(?:.*/)?"))
             i += 3
             continue
         if glob.startswith("/**", i) and i + 3 == len(glob):
-            out.append(r"/.*")
+            pieces.append(("fixed", r"/.*"))
             i += 3
             continue
         if glob.startswith("**", i):
-            out.append(r".*")
+            pieces.append(("any", "."))
             i += 2
             continue
         if c == "*":
-            out.append(r"[^/]*")
+            pieces.append(("star", "[^/]"))
         elif c == "?":
-            out.append(r"[^/]")
+            pieces.append(("fixed", r"[^/]"))
         elif c == "[":
             j = glob.find("]", i + 1)
             if j == -1:
-                out.append(re.escape(c))
+                pieces.append(("fixed", re.escape(c)))
             else:
                 body = glob[i + 1:j].replace("\\", "\\\\")
                 if body.startswith("!"):
                     body = "^" + body[1:]
-                out.append(f"[{body}]")
+                pieces.append(("fixed", f"[{body}]"))
                 i = j
         else:
-            out.append(re.escape(c))
+            pieces.append(("fixed", re.escape(c)))
         i += 1
+    out: list[str] = []
+    k = 0
+    while k < len(pieces):
+        kind, rx = pieces[k]
+        k += 1
+        if kind == "fixed":
+            out.append(rx)
+            continue
+        run: list[str] = []
+        while k < len(pieces) and pieces[k][0] == "fixed":
+            run.append(pieces[k][1])
+            k += 1
+        if run and k < len(pieces):  # another star follows: the first fit is as good as any
+            group = f"g{len(out)}"
+            out.append(f"(?=(?P<{group}>{rx}*?{''.join(run)}))(?P={group})")
+        else:
+            out.append(f"{rx}*" + "".join(run))
     return "".join(out)
 
 
@@ -318,9 +343,13 @@ def read_source(root: Path, rel: str, settings: FileSettings | None = None) -> t
     if full is None:
         return None, "outside-repo"
     try:
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+        # O_NONBLOCK: opening a FIFO (named on the command line, or swapped in) must not wait
+        # for a writer; fstat then turns away anything that is not a regular file
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         fd = os.open(os.path.join(os.path.realpath(root), rel), flags)
         with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None, "not-a-file"
             data = fh.read(settings.max_bytes + 1)
     except OSError:
         return None, "unreadable"

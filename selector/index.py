@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import pickle
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from . import safepickle
 from .cache import CACHE_DIR, ensure_cache_dir
 from .chunking import Chunk, ChunkSettings, chunk_file
 from .files import FileSettings, Listed, list_repo_files, read_source
@@ -139,23 +137,16 @@ def _index_key(chunk_settings: ChunkSettings, file_settings: FileSettings) -> st
     return f"f{INDEX_FORMAT}-{chunk_settings.key()}-{rules}"
 
 
-def _load(path: Path) -> Any:
-    try:
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    except Exception:  # missing, truncated, or from another version: start over
-        return None
+def _load(root: Path, name: str) -> Any:
+    """One index file; None when missing, truncated, from another version, or not written by
+    this user's ctxsel (a committed or tampered file): the caller starts over."""
+    return safepickle.load(index_dir(root) / name, root)
 
 
-def _store(path: Path, obj: Any) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only repository still gets answers, just not a persistent index
+def _store(root: Path, name: str, obj: Any) -> None:
+    """A read-only repository, or a ``.ctxsel`` that is a symlink, still gets answers,
+    just not a persistent index."""
+    safepickle.dump(obj, index_dir(root) / name, root)
 
 
 # ---------------------------------------------------------------- update
@@ -165,7 +156,7 @@ def load_index(root: Path, chunk_settings: ChunkSettings | None = None,
     chunk_settings = chunk_settings or ChunkSettings()
     file_settings = file_settings or FileSettings()
     key = _index_key(chunk_settings, file_settings)
-    data = _load(index_dir(root) / "meta.pickle")
+    data = _load(root, "meta.pickle")
     if not isinstance(data, dict) or data.get("key") != key:
         return ChunkIndex(key)
     files = {p: FileEntry.from_row(p, row) for p, row in data["files"].items()}
@@ -240,14 +231,14 @@ def update_index(
     stats.chunks = sum(len(e.rows) for e in files.values())
     changed = bool(todo) or stats.deleted > 0
     if persist and changed and ensure_cache_dir(root) is not None:
-        _store(index_dir(root) / "meta.pickle", {
+        _store(root, "meta.pickle", {
             "key": index.key,
             "files": {p: e.to_row() for p, e in files.items()},
             "skipped": {p: (k.size, k.mtime_ns, k.reason) for p, k in skipped.items()},
         })
         if terms is not None:
             live = {e.digest for e in files.values()}
-            _store(index_dir(root) / "terms.pickle", {"key": index.key, "terms": {d: t for d, t in terms.items() if d in live}})
+            _store(root, "terms.pickle", {"key": index.key, "terms": {d: t for d, t in terms.items() if d in live}})
     if terms is not None:
         index.terms = terms
     stats.seconds = time.perf_counter() - started
@@ -274,7 +265,7 @@ def _chunk_entry(f: Listed, text: str, digest: str, settings: ChunkSettings,
 
 
 def _load_terms(root: Path, key: str) -> dict[str, list[str]]:
-    data = _load(index_dir(root) / "terms.pickle")
+    data = _load(root, "terms.pickle")
     if isinstance(data, dict) and data.get("key") == key:
         return data["terms"]
     return {}
@@ -333,12 +324,11 @@ class LexicalModel:
 
 def _load_or_build_bm25(root: Path, index: ChunkIndex) -> tuple[Any, list[tuple[str, int]]]:
     gen = index.generation()
-    path = index_dir(root) / "bm25.pickle"
-    data = _load(path)
+    data = _load(root, "bm25.pickle")
     if isinstance(data, dict) and data.get("generation") == gen and isinstance(data.get("model"), LexicalModel):
         return data["model"], data["order"]
     model, order = build_bm25(root, index)
-    _store(path, {"generation": gen, "model": model, "order": order})
+    _store(root, "bm25.pickle", {"generation": gen, "model": model, "order": order})
     return model, order
 
 
@@ -349,11 +339,16 @@ def build_bm25(root: Path, index: ChunkIndex) -> tuple[LexicalModel, list[tuple[
     terms = index.terms or _load_terms(root, index.key)
     order: list[tuple[str, int]] = []
     corpus: list[list[str]] = []
+    settings: FileSettings | None = None  # read only if some file's terms were lost
     for p in sorted(index.files):
         entry = index.files[p]
         per_chunk = terms.get(entry.digest)
         if per_chunk is None or len(per_chunk) != len(entry.rows):
-            per_chunk = _retokenize(root, p, entry)
+            if settings is None:
+                from .repoconfig import load_repo_config
+
+                settings = FileSettings.from_config(load_repo_config(root))
+            per_chunk = _retokenize(root, p, entry, settings)
         for i, joined in enumerate(per_chunk):
             order.append((p, i))
             corpus.append(joined.split(" ") if joined else ["\0empty"])
@@ -366,18 +361,19 @@ def build_bm25(root: Path, index: ChunkIndex) -> tuple[LexicalModel, list[tuple[
     return LexicalModel.from_bm25s(model), order
 
 
-def _retokenize(root: Path, path: str, entry: FileEntry) -> list[str]:
-    """Terms for a file whose terms were lost (e.g. terms.pickle deleted); redacted like the rest."""
-    from .secrets import SecretRules
-
-    src, _ = read_source(root, path)
-    lines = SecretRules().redact(src.text, path)[0].split("\n") if src else []
+def _retokenize(root: Path, path: str, entry: FileEntry, settings: FileSettings) -> list[str]:
+    """Terms for a file whose terms were lost (e.g. terms.pickle deleted); redacted like the
+    rest, with the repository's own secret patterns (``settings``)."""
+    src, _ = read_source(root, path, settings)
+    lines = settings.secrets.redact(src.text, path)[0].split("\n") if src else []
     ptoks = path_tokens(path)
     return [" ".join(ptoks + search_tokens(c.scope) + search_tokens("\n".join(lines[c.start_line - 1:c.end_line])))
             for c in entry.chunks]
 
 
 def clear_index(root: Path) -> None:
+    if not safepickle.trusted_dir(root, index_dir(root)):
+        return  # missing, or a symlink out of the repository: nothing of ours to delete there
     for name in ("meta.pickle", "terms.pickle", "bm25.pickle"):
         try:
             (index_dir(root) / name).unlink()

@@ -10,6 +10,10 @@ Token counts are ``tokenize.count_tokens`` (a conservative estimate, never below
 ``ceil(chars / 4)``). A block's ``tokens`` describe its *original* lines — the larger
 of the count before and after secret redaction — so nobody can claim a block is
 smaller than the lines it names.
+
+Secrets are redacted per *file*, once, and each block is sliced from the redacted lines:
+a secret spanning several lines (a private key) is only recognisable whole, and a block
+may start or end inside it. A block reports every redaction whose span overlaps it.
 """
 
 from __future__ import annotations
@@ -73,6 +77,25 @@ def block_overhead(path: str, start: int, end: int, language: str, scope: str = 
     return count_tokens(f"{header_line(path, start, end, scope)}\n````{language}\n\n````\n\n")
 
 
+@dataclass
+class _RedactedFile:
+    lines: list[str]
+    redacted: list[str]  # same length as ``lines``: redaction keeps the line count
+    redactions: list[Redaction]
+
+
+def _redact_file(path: str, lines: list[str] | None, rules: SecretRules) -> _RedactedFile | None:
+    """The whole file redacted at once: the only place packing looks for secrets."""
+    if lines is None:
+        return None
+    original = "\n".join(lines)
+    text, found = rules.redact(original, path)
+    redacted = lines if text is original else text.split("\n")
+    if len(redacted) != len(lines):  # line numbers would no longer be true: fail closed, emit nothing
+        return None
+    return _RedactedFile(lines, redacted, found)
+
+
 def pack_chunks(
     candidates: Iterable[Candidate],
     budget: int,
@@ -93,17 +116,21 @@ def pack_chunks(
     by_file: dict[str, list[Block]] = {}
     used = 0
     dropped = duplicates = 0
-    lines_cache: dict[str, list[str] | None] = {}
+    file_cache: dict[str, _RedactedFile | None] = {}  # read and redacted once per path
     min_cost = 8  # no block (header + fence + one line) costs less
 
+    def redacted_file(path: str) -> _RedactedFile | None:
+        if path not in file_cache:
+            file_cache[path] = _redact_file(path, read_lines(path), rules)
+        return file_cache[path]
+
     def make(path: str, start: int, end: int, score: float, reasons: list[str], scope: str) -> Block | None:
-        if path not in lines_cache:
-            lines_cache[path] = read_lines(path)
-        lines = lines_cache[path]
-        if lines is None or start < 1 or end > len(lines) or end < start:
+        f = redacted_file(path)
+        if f is None or start < 1 or end > len(f.lines) or end < start:
             return None
-        original = "\n".join(lines[start - 1:end])
-        text, found = rules.redact(original, path, start)
+        original = "\n".join(f.lines[start - 1:end])
+        text = "\n".join(f.redacted[start - 1:end])
+        found = [r for r in f.redactions if r.line <= end and r.end_line >= start]
         # counted with the last line's terminator: the lines a reader sizes include it
         tokens = max(count_tokens(original + "\n"), count_tokens(text + "\n"), 1)
         lang = language_of(path)
@@ -161,7 +188,8 @@ def pack_chunks(
         misses = 0
 
     blocks.sort(key=lambda b: -b.score)  # stable: equal scores keep the order they were chosen in
-    redactions = [r for b in blocks for r in b.redactions]
+    # one span can overlap two blocks of a file (a long key between them): reported once
+    redactions = list(dict.fromkeys(r for b in blocks for r in b.redactions))
     if used > budget:  # the invariant every caller relies on; unreachable by construction
         raise RuntimeError(f"packing exceeded the budget: {used} > {budget}")
     return Packed(budget, used, blocks, dropped, duplicates, redactions)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 import os
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Iterator, Mapping
@@ -80,6 +81,10 @@ class RankingConfig:
                                 hint="known: " + ", ".join(self.names()))
             if not isinstance(value, (int, float)) or isinstance(value, bool):
                 raise UserError(f"{where}: {key} must be a number")
+            if not math.isfinite(value) or value < 0 or (key == "rrf_k" and value == 0):
+                # inf/NaN break the JSON output, a negative rrf_k divides by zero
+                raise UserError(f"{where}: {key} must be a finite number "
+                                + ("above 0" if key == "rrf_k" else "of at least 0") + f", not {value}")
             values[key] = type(values[key])(value)
         return RankingConfig(**values)
 

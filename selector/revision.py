@@ -185,7 +185,11 @@ def _write_blobs(git: Git, wanted: list[tuple[str, str]], dest: Path) -> None:
 
 def _prune(root: Path) -> None:
     """Keep only the newest few revision graphs; each is a full graph pickle."""
+    from .safepickle import trusted_dir
+
     cache_dir = root / CACHE_DIR / "cache"
+    if not trusted_dir(root, cache_dir):  # a symlinked .ctxsel: delete nothing through it
+        return
     try:
         olds = sorted(cache_dir.glob("graph-rev-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
         for stale in olds[KEEP_REVISION_CACHES:]:

@@ -55,8 +55,9 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 # name = "value" where the name says secret and the value looks random (checked in code).
 _ASSIGNMENT = re.compile(
     r"""(?ix)
-    (?P<name>[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|apikey
-        |access[_\-]?key|private[_\-]?key|auth[_\-]?key|credential|client[_\-]?secret)[A-Za-z0-9_.\-]*)
+    # the whole name, taken atomically (lookahead + backreference): a regex that looks for the
+    # keyword inside the name backtracks cubically on a line like "tokentokentoken..."
+    (?=(?P<name>(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]+))(?P=name)
     ["']?\s*(?::=|=>|[:=])\s*
     (?P<quote>["'`]?)(?P<secret>[A-Za-z0-9+/=_\-.~!@#$%^&*]{6,})(?P=quote)
     """
@@ -73,6 +74,11 @@ class Redaction:
     path: str
     line: int
     rule: str
+    end_line: int = 0  # last line the span touches (a private key spans many); 0 means ``line``
+
+    def __post_init__(self) -> None:
+        if self.end_line < self.line:
+            object.__setattr__(self, "end_line", self.line)
 
 
 @dataclass
@@ -128,6 +134,8 @@ class SecretRules:
                     spans.append((start, end, name))
         if _ASSIGNMENT_HINT.search(text):  # the full pattern is slow; most text never needs it
             for m in _ASSIGNMENT.finditer(text):
+                if not _ASSIGNMENT_HINT.search(m.group("name")):
+                    continue  # an assignment, but not to a password/secret/token/key name
                 value = m.group("secret")
                 if not m.group("quote") and (text[m.end():m.end() + 1] in ("(", "[")
                                              or re.fullmatch(r"[A-Za-z_$][A-Za-z_$]*", value)):
@@ -153,7 +161,8 @@ class SecretRules:
             out.append(text[pos:start])
             # keep the line count, so line numbers of the chunk stay true
             out.append(f"[REDACTED:{name}]" + "\n" * text.count("\n", start, end))
-            found.append(Redaction(path, first_line + text.count("\n", 0, start), name))
+            found.append(Redaction(path, first_line + text.count("\n", 0, start), name,
+                                   first_line + text.count("\n", 0, end - 1)))
             pos = end
         out.append(text[pos:])
         return "".join(out), found

@@ -133,7 +133,7 @@ def select(
         changed_files += more_files
     elif request.targets or request.since or request.base or request.staged or request.files:
         if request.files:
-            changed_files += [_repo_relative(root, f) for f in request.files]
+            changed_files += [_repo_relative(root, f, "--files") for f in request.files]
         else:
             warnings.append("no build workspace: targets and git change selectors are ignored")
 
@@ -243,7 +243,7 @@ def open_workspace(repo: str | Path | None, options: dict[str, Any]) -> tuple[An
     return ws, ws.root.resolve(), list(ws.warnings)
 
 
-def _repo_relative(root: Path, spec: str) -> str:
+def _repo_relative(root: Path, spec: str, flag: str = "--seed") -> str:
     for base in (Path.cwd(), root):
         p = Path(spec) if os.path.isabs(spec) else base / spec
         full = inside_root(root, os.path.relpath(os.path.abspath(p), root)) if p.exists() else None
@@ -252,7 +252,7 @@ def _repo_relative(root: Path, spec: str) -> str:
     rel = os.path.normpath(spec).replace(os.sep, "/") if not os.path.isabs(spec) else None
     if rel and not rel.startswith("../") and rel != ".." and inside_root(root, rel) is not None:
         return rel  # a seed that does not exist (yet) still names a place in the graph
-    raise UserError(f"--seed {spec}: not a file inside the repository {root}")
+    raise UserError(f"{flag} {spec}: not a file inside the repository {root}")
 
 
 def _changed_nodes(ws: Any, request: SelectRequest, seeds: list[str], warnings: list[str]) -> tuple[list[str], list[str]]:
@@ -316,13 +316,11 @@ def _scope(index: ChunkIndex, view: GraphView | None, changed: list[str], mode: 
 
 
 def _owned_paths(ws: Any, root: Path, paths: set[str], owners: Sequence[str], warnings: list[str]) -> set[str]:
-    if ws is None:
-        warnings.append("--owner needs a workspace with CODEOWNERS; ignored")
-        return paths
-    from .codeowners import canonical_owner, unknown_owners, workspace_prefix
+    from .codeowners import canonical_owner, load_for, unknown_owners, workspace_prefix
 
-    rules = ws.codeowners()
-    prefix = workspace_prefix(ws.root, rules)
+    # CODEOWNERS needs no build system: a plain repository is narrowed the same way
+    rules = ws.codeowners() if ws is not None else load_for(root)
+    prefix = workspace_prefix(ws.root if ws is not None else root, rules)
     wanted = {canonical_owner(o) for o in owners}
     for o in unknown_owners(rules, owners):
         warnings.append(f"{rules.source} names no owner {o!r}; nothing can be owned by it")

@@ -14,6 +14,12 @@ FIXTURES = ROOT / "fixtures"
 # then start a Bazel server JVM that idles for hours. Tests get static parsing in auto
 # mode unless they opt in by pointing CTXSEL_BAZEL at a real executable themselves.
 os.environ.setdefault("CTXSEL_BAZEL", str(ROOT / "tests" / "no-such-bazel"))
+# the per-user key that authenticates cache pickles (safepickle): one per test session,
+# outside the user's home, so the suite never writes there
+if "CTXSEL_KEY_FILE" not in os.environ:
+    import tempfile
+
+    os.environ["CTXSEL_KEY_FILE"] = os.path.join(tempfile.mkdtemp(prefix="ctxsel-key-"), "pickle.key")
 
 
 @pytest.fixture

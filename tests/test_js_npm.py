@@ -110,6 +110,28 @@ def test_npm_names_an_unnamed_workspace_after_its_folder(tmp_path: Path) -> None
     assert set(ws.blast_radius(["@s/tool"]).ids) == {"@s/tool", "app"}
 
 
+@pytest.mark.oracle
+@pytest.mark.parametrize("globs", [
+    ["p/*", "!p/legacy", "p/legacy"],  # a later positive that the negation matches cancels it
+    ["p/**", "!p/b/**", "p/b/a"],  # ...and with it every directory the negation hid (p/b/c too)
+    ["p/*", "p/legacy", "!p/legacy"],  # a negation after the positive still removes
+])
+def test_npm_negations_depend_on_their_position(tmp_path: Path, globs: list[str]) -> None:
+    require_npm()
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "package.json").write_text(json.dumps({"name": "root", "version": "0.0.0", "workspaces": globs}))
+    write_pkg(root, "p/core", "core")
+    write_pkg(root, "p/legacy", "legacy", dependencies={"core": "^1.0.0"})
+    write_pkg(root, "p/b/a", "ba", dependencies={"core": "^1.0.0"})
+    write_pkg(root, "p/b/c", "bc", dependencies={"core": "^1.0.0"})
+    run(["npm", "install", *NPM_OFFLINE], root, timeout=120)
+    listed = {p["location"] for p in json.loads(run(["npm", "query", ".workspace", "--json"], root).stdout)}
+    ws = open_ws(root, "npm")
+    assert {n.package for n in ws.graph.nodes() if n.package} == listed
+    assert our_edges(ws) == npm_edges(root)
+
+
 def test_npm_tool_mode_needs_an_installed_tree(tmp_path: Path, cli) -> None:
     require_npm()
     root = copy_fixture("js-npm", tmp_path)

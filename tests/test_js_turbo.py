@@ -135,6 +135,27 @@ def test_a_package_without_a_name_is_not_a_turbo_package(tmp_path: Path) -> None
     assert any("packages/noname" in w for w in ws.warnings)
 
 
+@pytest.mark.parametrize("manager", ["pnpm@12.4.2", "npm@11.0.0"])
+def test_a_literal_workspace_path_beats_a_negation_in_turbo(tmp_path: Path, manager: str) -> None:
+    require("turbo")
+    root = tmp_path / "ws"
+    root.mkdir()
+    globs = ["packages/**", "!packages/legacy/**", "packages/legacy/keep"]
+    manifest = {"name": "root", "version": "0.0.0", "packageManager": manager}
+    if manager.startswith("pnpm"):
+        (root / "pnpm-workspace.yaml").write_text("packages:\n" + "".join(f"  - '{g}'\n" for g in globs))
+    else:
+        manifest["workspaces"] = globs
+    (root / "package.json").write_text(json.dumps(manifest))
+    turbo_json(root, {"test": {}})
+    write_pkg(root, "packages/core", "core")
+    for name in ("keep", "drop"):  # only the literal path comes back; drop stays excluded
+        spec = "workspace:*" if manager.startswith("pnpm") else "*"
+        write_pkg(root, f"packages/legacy/{name}", name, scripts={"test": "t"}, dependencies={"core": spec})
+    assert assert_agrees_with_turbo(root, tests=True) == 2
+    assert open_ws(root, "turbo").tests(["core"]).tests == ["keep"]
+
+
 def test_v1_pipeline_defines_tasks(tmp_path: Path) -> None:
     root = copy_fixture("js-turbo", tmp_path)
     turbo_json(root, {"test": {}}, key="pipeline")

@@ -57,6 +57,7 @@ class NpmAdapter(PackageGraphAdapter):
 
     #: npm (``@npmcli/map-workspaces``) names a workspace without a ``name`` after its folder
     names_unnamed_by_folder: ClassVar[bool] = True
+    negation_rule: ClassVar[str] = "npm"
 
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
         ws = super().workspace(tracker)
@@ -154,6 +155,7 @@ class YarnAdapter(NpmAdapter):
     #: yarn 1 and yarn 2+, and no yarn is installed where the differential tests run
     tools: ClassVar[tuple[str, ...]] = ()
     names_unnamed_by_folder: ClassVar[bool] = False
+    negation_rule: ClassVar[str] = "ignore"  # yarn's own globbing: not measured, the common rule
 
     def resolved_source(self) -> str:
         return "static" if self.options.source == "auto" else super(NpmAdapter, self).resolved_source()

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
+from ctxsel import safepickle
 from ctxsel.adapters.base import Adapter
 from ctxsel.cache import CACHE_DIR, InputTracker
 from ctxsel.process import run_tool
@@ -305,8 +305,10 @@ class ImportCache:
 
     FORMAT = 1  # bump when the scanner's answers change
 
-    def __init__(self, path: Path | None, entries: dict[str, tuple[int, int, FileImports]]) -> None:
+    def __init__(self, path: Path | None, entries: dict[str, tuple[int, int, FileImports]],
+                 root: Path | None = None) -> None:
         self.path = path
+        self.root = root  # safepickle checks the file stays inside it, through no symlink
         self.entries = entries
         self.seen: set[str] = set()
         self.dirty = False
@@ -316,14 +318,13 @@ class ImportCache:
         path = root / CACHE_DIR / "cache" / "nx-imports.pickle"
         if not enabled or not path.parent.is_dir():
             return cls(None, {})
-        try:
-            with open(path, "rb") as fh:
-                fmt, entries = pickle.load(fh)
+        try:  # safepickle: None (absent, or not written by this user's ctxsel) fails to unpack
+            fmt, entries = safepickle.load(path, root)  # type: ignore[misc]
             if fmt == cls.FORMAT and isinstance(entries, dict):
-                return cls(path, entries)
+                return cls(path, entries, root)
         except Exception:  # absent, truncated or from another version: start over
             pass
-        return cls(path, {})
+        return cls(path, {}, root)
 
     def imports(self, path: Path, rel: str, tracker: InputTracker) -> FileImports | None:
         try:
@@ -346,16 +347,10 @@ class ImportCache:
         return found
 
     def save(self) -> None:
-        if self.path is None or not (self.dirty or len(self.seen) != len(self.entries)):
+        if self.path is None or self.root is None or not (self.dirty or len(self.seen) != len(self.entries)):
             return
         self.entries = {rel: entry for rel, entry in self.entries.items() if rel in self.seen}  # drop deleted files
-        try:
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump((self.FORMAT, self.entries), fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
-        except OSError:
-            pass
+        safepickle.dump((self.FORMAT, self.entries), self.path, self.root)
 
 
 def graph_from_nx_json(data: dict[str, Any], adapter: str, root: str) -> BuildGraph:

@@ -131,12 +131,15 @@ class PackageGraphAdapter(Adapter):
         self.warnings.clear()
         return graph
 
+    #: how this tool combines ``!negations`` with workspace globs (``workspace.NEGATION_RULES``)
+    negation_rule: ClassVar[str] = "ignore"
+
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
         """The packages this tool sees: ``discover``'s answer, which a tool may adjust
         (npm names an unnamed workspace after its folder; turbo leaves it out)."""
         from .workspace import discover
 
-        return discover(self.root, tracker)
+        return discover(self.root, tracker, self.negation_rule)
 
     def load_static(self, tracker: InputTracker) -> BuildGraph:
         return self.build_graph(self.workspace(tracker), tracker)

@@ -74,6 +74,8 @@ class TurboAdapter(PackageGraphAdapter):
         ("dependencies", DEP),
     )
 
+    negation_rule: ClassVar[str] = "turbo"
+
     def __init__(self, root: Path, options: AdapterOptions | None = None) -> None:
         super().__init__(root, options)
         self.link_workspace_packages = True

@@ -8,7 +8,8 @@ contain a ``package.json``. This module answers it once for every JS adapter.
 Glob semantics follow the glob libraries the managers use (fast-glob / tinyglobby with
 ``dot: false``): ``*`` and ``**`` never enter dot-directories unless the pattern spells
 the dot, ``node_modules`` is never searched, ``{a,b}`` braces expand, and a ``!pattern``
-removes matching directories whatever its position in the list. The root package is
+removes matching directories as the tool's ``NEGATION_RULES`` entry says (pnpm: whatever
+its position in the list; npm and turbo each have an exception). The root package is
 always a member (pnpm lists it as a project; npm and yarn call it the workspace root).
 
 Every file and directory is read through the ``InputTracker`` so the graph cache notices
@@ -269,27 +270,40 @@ def _walk(root: Path, parts: list[str], tracker: InputTracker) -> set[str]:
     return found
 
 
+#: How ``!negations`` combine with positive workspace globs, per tool:
+#: "ignore" -- a negation removes matching directories whatever its position (pnpm: fast-glob's ``ignore``);
+#: "npm" -- a positive glob that a *previous* negation matches cancels that negation
+#: (``@npmcli/map-workspaces``: ``["packages/**", "!packages/b/**", "packages/b/a"]`` keeps all of packages/b);
+#: "turbo" -- a literal path (no wildcard) is a package whatever the negations say (turbo 2, measured).
+NEGATION_RULES = ("ignore", "npm", "turbo")
+
+
 def expand_globs(
-    root: Path, patterns: list[str], tracker: InputTracker, warnings: list[str] | None = None, source: str = ""
+    root: Path, patterns: list[str], tracker: InputTracker, warnings: list[str] | None = None, source: str = "",
+    negation_rule: str = "ignore",
 ) -> list[str]:
     """Repo-relative directories holding a ``package.json`` that the workspace globs select.
 
-    ``!pattern`` entries remove directories (order does not matter, as in fast-glob's
-    ``ignore``). A positive pattern that selects no package adds a warning to
-    ``warnings`` naming ``source`` (the file that declared it), because it is usually a
-    typo rather than an intentionally empty folder.
+    ``!pattern`` entries remove directories as ``negation_rule`` says (``NEGATION_RULES``).
+    A positive pattern that selects no package adds a warning to ``warnings`` naming
+    ``source`` (the file that declared it), because it is usually a typo rather than an
+    intentionally empty folder.
     """
-    negations: list[re.Pattern[str]] = []
+    negations: list[str] = []
     positives: list[str] = []
     for pattern in patterns:
         if not isinstance(pattern, str) or not pattern.strip():
             continue
         if pattern.startswith("!"):
-            for alt in _expand_braces(pattern[1:]):
-                negations.append(_path_regex(_segments(alt)))
-        else:
-            positives.append(pattern)
+            negations.append(pattern[1:])
+            continue
+        if negation_rule == "npm":
+            written = re.sub(r"^\.?/+", "", pattern).rstrip("/") + "/"
+            negations = [n for n in negations if not _negation_rx(re.sub(r"^\.?/+", "", n)).fullmatch(written)]
+        positives.append(pattern)
+    negation_rxs = [_negation_rx(alt) for n in negations for alt in _expand_braces(n)]
     dirs: set[str] = set()
+    literal: set[str] = set()
     for pattern in positives:
         matched: set[str] = set()
         for alt in _expand_braces(pattern):
@@ -299,9 +313,15 @@ def expand_globs(
         if not matched and warnings is not None:
             where = f"{source}: " if source else ""
             warnings.append(f"{where}workspace glob {pattern!r} matches no package.json")
+        if negation_rule == "turbo" and not any(_has_magic(seg) for seg in _segments(pattern)) and "{" not in pattern:
+            literal |= matched
         dirs |= matched
-    kept = [d for d in dirs if not any(rx.fullmatch(d + "/" if d else "") for rx in negations)]
+    kept = [d for d in dirs if d in literal or not any(rx.fullmatch(d + "/" if d else "") for rx in negation_rxs)]
     return sorted(kept)
+
+
+def _negation_rx(pattern: str) -> re.Pattern[str]:
+    return _path_regex(_segments(pattern))
 
 
 # ---------------------------------------------------------------------- discovery
@@ -324,7 +344,7 @@ def workspace_globs(root: Path, tracker: InputTracker) -> tuple[str, list[str], 
     return detect_manager(root) or "npm", globs, {}, MANIFEST
 
 
-def discover(root: Path, tracker: InputTracker) -> JsWorkspace:
+def discover(root: Path, tracker: InputTracker, negation_rule: str = "ignore") -> JsWorkspace:
     """The root package and every workspace package, parsed.
 
     Packages with the same name are all kept (``by_name`` lists them in directory
@@ -337,7 +357,7 @@ def discover(root: Path, tracker: InputTracker) -> JsWorkspace:
         raise ParseError("no package.json at the workspace root", Location(_display(root / MANIFEST, tracker)))
     manager, globs, settings, source = workspace_globs(root, tracker)
     warnings: list[str] = []
-    dirs = expand_globs(root, globs, tracker, warnings, source)
+    dirs = expand_globs(root, globs, tracker, warnings, source, negation_rule)
     packages = [read_package(root, "", tracker, is_root=True)] if has_root_manifest else []
     packages += [read_package(root, d, tracker) for d in dirs if d != ""]
     ws = JsWorkspace(root=root, manager=manager, globs=globs, packages=packages, settings=settings, warnings=warnings)
