@@ -322,9 +322,13 @@ def detect_syntax(text: str, path: str = "CODEOWNERS") -> str:
 def locate(root: Path, syntax: str = "auto") -> Path | None:
     """The CODEOWNERS file the host would read in ``root`` (first found wins), or None."""
     places = {"github": GITHUB_LOCATIONS, "gitlab": GITLAB_LOCATIONS}.get(syntax, AUTO_LOCATIONS)
+    real_root = os.path.realpath(root)
     for rel in places:
         candidate = root / rel
-        if candidate.is_file():
+        # a symlink out of the repository is not the repository's CODEOWNERS (and reading
+        # it would echo an outside file in warnings): the host would not follow it either
+        real = os.path.realpath(candidate)
+        if candidate.is_file() and (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
             return candidate
     return None
 

@@ -100,8 +100,12 @@ class IgnoreRules:
             self.add(raw)
 
     def add(self, raw: str) -> None:
-        line = raw.rstrip("\n").rstrip()
-        if not line or line.startswith("#"):
+        line = raw.rstrip("\r\n")
+        body = line.rstrip()
+        if body.endswith("\\") and len(body) < len(line):
+            body += " "  # "a\ " keeps its escaped trailing space (git does)
+        line = body
+        if not line or line.startswith("#"):  # "\#x" is a pattern: the escape is read below
             return
         negated = line.startswith("!")
         if negated:
@@ -159,6 +163,10 @@ def _glob_to_regex(glob: str) -> str:
             continue
         if glob.startswith("**", i):
             pieces.append(("any", "."))
+            i += 2
+            continue
+        if c == "\\" and i + 1 < len(glob):  # "\!", "\#", "\ ", "\[": the next character, literally
+            pieces.append(("fixed", re.escape(glob[i + 1])))
             i += 2
             continue
         if c == "*":

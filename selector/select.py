@@ -119,7 +119,8 @@ def select(
     ranking = RankingConfig.resolve(section(config, "ranking"), request.weights)
     scope_mode = request.scope or section(config, "select").get("scope", DEFAULT_SCOPE)
     if scope_mode not in SCOPES:
-        raise UserError(f"unknown --scope {scope_mode!r} (choose {', '.join(SCOPES)})")
+        where = "--scope" if request.scope else "[select] scope in .ctxsel.toml:"
+        raise UserError(f"unknown {where} {scope_mode!r} (choose {', '.join(SCOPES)})")
 
     t = time.perf_counter()
     index = update_index(root, chunk_settings_from(config), file_settings, progress)

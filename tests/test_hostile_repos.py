@@ -125,3 +125,39 @@ def test_terms_rebuilt_after_loss_are_redacted_with_the_repos_own_patterns(tmp_p
     assert cli("--repo", str(tmp_path), "-q", "index").returncode == 0
     proc = cli("--repo", str(tmp_path), "-q", "select", "zqxjkvbwplmnrtyhgfds", "--format", "paths")
     assert proc.returncode == 0 and "a.py" not in proc.stdout, proc.stdout
+
+
+def test_a_codeowners_symlink_out_of_the_repository_is_not_read(tmp_path: Path, cli) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("root:x:0:0:administrator,,,:/root:/bin/bash\n")
+    repo = tmp_path / "repo"
+    write_tree(repo, {"src/a.py": "def a():\n    pass\n"})
+    (repo / "CODEOWNERS").symlink_to(outside)
+    proc = cli("--repo", str(repo), "owners", "src/a.py")
+    assert proc.returncode == 2 and "no CODEOWNERS file" in proc.stderr, proc.stderr
+    assert "administrator" not in proc.stdout + proc.stderr
+    inside = repo / "docs" / "owners.txt"
+    write_tree(repo, {"docs/owners.txt": "src/ @team\n"})
+    (repo / "CODEOWNERS").unlink()
+    (repo / "CODEOWNERS").symlink_to(inside)  # a link inside the repository still counts
+    proc = cli("--repo", str(repo), "owners", "src/a.py")
+    assert proc.returncode == 0 and "@team" in proc.stdout, proc.stderr
+
+
+def test_a_bad_scope_in_the_config_names_the_config(tmp_path: Path, cli) -> None:
+    write_tree(tmp_path, {"a.py": "def foo():\n    return 1\n", ".ctxsel.toml": "[select]\nscope = 5\n"})
+    proc = cli("--repo", str(tmp_path), "-q", "select", "foo")
+    assert proc.returncode == 2 and ".ctxsel.toml" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("pattern, path, ignored", [
+    ("\\!bang.py", "!bang.py", True), ("\\!bang.py", "bang.py", False),
+    ("\\#hash.py", "#hash.py", True), ("# a comment", "# a comment", False),
+    ("a\\ ", "a ", True), ("a\\ ", "a", False), ("*.log   ", "x.log", True),
+    ("weird\\[1\\].py", "weird[1].py", True), ("weird\\[1\\].py", "weird1.py", False),
+])
+def test_gitignore_escapes_outside_git(pattern: str, path: str, ignored: bool) -> None:
+    """Outside a git work tree ctxsel reads .gitignore itself; escapes mean what git says."""
+    from ctxsel.files import IgnoreRules
+
+    assert IgnoreRules([pattern]).ignored(path) is ignored
