@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Pattern, Sequence
 
 from .errors import Location, UserError
+from .paths import inside_root
 
 if TYPE_CHECKING:  # pragma: no cover
     from .graph import BuildGraph, Node
@@ -322,13 +323,11 @@ def detect_syntax(text: str, path: str = "CODEOWNERS") -> str:
 def locate(root: Path, syntax: str = "auto") -> Path | None:
     """The CODEOWNERS file the host would read in ``root`` (first found wins), or None."""
     places = {"github": GITHUB_LOCATIONS, "gitlab": GITLAB_LOCATIONS}.get(syntax, AUTO_LOCATIONS)
-    real_root = os.path.realpath(root)
     for rel in places:
         candidate = root / rel
         # a symlink out of the repository is not the repository's CODEOWNERS (and reading
         # it would echo an outside file in warnings): the host would not follow it either
-        real = os.path.realpath(candidate)
-        if candidate.is_file() and (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
+        if candidate.is_file() and inside_root(root, rel) is not None:
             return candidate
     return None
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import Location, ParseError
+from .paths import inside_root  # noqa: F401  (select imports it from here)
 from .secrets import SecretRules
 
 DEFAULT_MAX_BYTES = 1 << 20  # 1 MiB
@@ -331,15 +332,6 @@ class SourceText:
     path: str
     text: str
     digest: str  # sha1 of the bytes: the index's identity for this content
-
-
-def inside_root(root: Path, rel: str) -> Path | None:
-    """The absolute path of ``rel`` if it really lies inside ``root`` (no symlink escapes)."""
-    root_real = os.path.realpath(root)
-    full = os.path.realpath(os.path.join(root_real, rel))
-    if full != root_real and not full.startswith(root_real + os.sep):
-        return None
-    return Path(full)
 
 
 def read_source(root: Path, rel: str, settings: FileSettings | None = None) -> tuple[SourceText | None, str | None]:

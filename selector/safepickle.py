@@ -29,6 +29,8 @@ from _operator import _compare_digest as compare_digest
 from pathlib import Path
 from typing import Any, Callable
 
+from .paths import inside_root
+
 MAGIC = b"CTXSELP1"
 KEY_BYTES = 32
 MAC_BYTES = 32
@@ -76,8 +78,7 @@ def trusted_dir(root: Path, directory: Path, create: bool = False) -> bool:
             return False
         if not stat.S_ISDIR(st.st_mode):  # lstat: a symlink is never S_ISDIR
             return False
-    real_root, real = os.path.realpath(root), os.path.realpath(directory)
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+    return inside_root(root, os.fspath(rel)) is not None
 
 
 # ---------------------------------------------------------------- key

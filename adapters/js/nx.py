@@ -305,9 +305,8 @@ class ImportCache:
 
     FORMAT = 1  # bump when the scanner's answers change
 
-    def __init__(self, path: Path | None, entries: dict[str, tuple[int, int, FileImports]],
-                 root: Path | None = None) -> None:
-        self.path = path
+    def __init__(self, path: Path | None, entries: dict[str, tuple[int, int, FileImports]], root: Path) -> None:
+        self.path = path  # None: caching is off
         self.root = root  # safepickle checks the file stays inside it, through no symlink
         self.entries = entries
         self.seen: set[str] = set()
@@ -317,7 +316,7 @@ class ImportCache:
     def open(cls, root: Path, enabled: bool) -> "ImportCache":
         path = root / CACHE_DIR / "cache" / "nx-imports.pickle"
         if not enabled or not path.parent.is_dir():
-            return cls(None, {})
+            return cls(None, {}, root)
         try:  # safepickle: None (absent, or not written by this user's ctxsel) fails to unpack
             fmt, entries = safepickle.load(path, root)  # type: ignore[misc]
             if fmt == cls.FORMAT and isinstance(entries, dict):
@@ -347,7 +346,7 @@ class ImportCache:
         return found
 
     def save(self) -> None:
-        if self.path is None or self.root is None or not (self.dirty or len(self.seen) != len(self.entries)):
+        if self.path is None or not (self.dirty or len(self.seen) != len(self.entries)):
             return
         self.entries = {rel: entry for rel, entry in self.entries.items() if rel in self.seen}  # drop deleted files
         safepickle.dump((self.FORMAT, self.entries), self.path, self.root)
