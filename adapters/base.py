@@ -185,7 +185,7 @@ class Adapter(ABC):
         """argv that runs exactly these tests with the repo's own tool."""
 
     def global_files(self) -> tuple[str, ...]:
-        """Repo-relative paths (fnmatch patterns) whose change affects every node."""
+        """Repo-relative paths (path globs: ``*`` stays in one directory, ``**`` crosses them, ``{a,b}`` and ``!`` as in Turborepo) whose change affects every node."""
         return ()
 
     # ------------------------------------------------------------ changes (--since/--base/--staged)

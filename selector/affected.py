@@ -14,8 +14,9 @@ knows its tool's manifests. Three cases need more than the current graph:
 
 from __future__ import annotations
 
-import fnmatch
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable
 
 from ctxsel.adapters import Adapter
@@ -59,11 +60,119 @@ class ChangeSet:
 
 
 def is_global(patterns: tuple[str, ...], path: str) -> bool:
-    """fnmatch, where a leading ``**/`` also matches at the root (as the tools' globs do)."""
-    for pat in patterns:
-        if fnmatch.fnmatchcase(path, pat) or (pat.startswith("**/") and fnmatch.fnmatchcase(path, pat[3:])):
+    """Whether ``path`` matches the adapter's global-file globs, as the tools match them.
+
+    Path globs, not ``fnmatch``: ``*`` and ``?`` stay inside one directory, ``**``
+    spans any number of them (none included: ``config/**/*.json`` matches
+    ``config/a.json``, ``**/.env`` a root ``.env``), ``{a,b}`` is an alternation, and
+    a ``!pattern`` takes paths back out (Turborepo's ``globalDependencies`` syntax).
+    With fnmatch's ``*`` a ``globalDependencies: ["*.env"]`` made every ``apps/x/.env``
+    edit a global change, where turbo only counts the root's.
+    """
+    include, exclude = _globs_regex(patterns)
+    return include.match(path) is not None and (exclude is None or exclude.match(path) is None)
+
+
+@lru_cache(maxsize=64)
+def _globs_regex(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
+    """(included, excluded) as one compiled regex each (a change set can hold 10,000 paths)."""
+    positive = [p for p in patterns if not p.startswith("!")]
+    negative = [p[1:] for p in patterns if p.startswith("!")]
+
+    def union(globs: list[str]) -> re.Pattern[str]:
+        if not globs:
+            return re.compile(r"(?!)")
+        return re.compile(r"\A(?:" + "|".join(f"(?:{glob_to_regex(g)})" for g in globs) + r")\Z")
+
+    return union(positive), (union(negative) if negative else None)
+
+
+def package_dirs(graph: BuildGraph) -> frozenset[str]:
+    """The directories of the graph's non-root packages (a file below one belongs to it)."""
+    return frozenset(n.package for n in graph.nodes() if n.package and not n.external)
+
+
+def in_package(path: str, dirs: frozenset[str]) -> bool:
+    """Whether ``path`` lies below one of ``dirs`` (walks up its parents: O(depth))."""
+    d = path.rpartition("/")[0]
+    while d:
+        if d in dirs:
             return True
+        d = d.rpartition("/")[0]
     return False
+
+
+def glob_to_regex(pattern: str) -> str:
+    """A path glob (``*``, ``?``, ``[...]``, ``{a,b}``, ``**`` segments) as regex source, unanchored."""
+    pattern = pattern.removeprefix("./")
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        at_segment_start = i == 0 or pattern[i - 1] == "/"
+        if at_segment_start and pattern.startswith("**", i) and (i + 2 == n or pattern[i + 2] == "/"):
+            if i + 2 == n:
+                out.append(".*")
+                i += 2
+            else:
+                out.append("(?:[^/]*/)*")
+                i += 3
+            continue
+        c = pattern[i]
+        if c == "*":
+            out.append("[^/]*")
+            while i + 1 < n and pattern[i + 1] == "*":
+                i += 1
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[" and "]" in pattern[i + 2:]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1:end]
+            negate = body[:1] in ("!", "^")
+            body = body[1:] if negate else body
+            out.append(f"(?!/)[{'^' if negate else ''}{re.escape(body).replace(chr(92) + '-', '-')}]")
+            i = end
+        elif c == "{" and "}" in pattern[i:]:
+            end = _closing_brace(pattern, i)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                out.append("(?:" + "|".join(glob_to_regex(alt) for alt in _split_alternatives(pattern[i + 1:end])) + ")")
+                i = end
+        elif c == "\\" and i + 1 < n:
+            out.append(re.escape(pattern[i + 1]))
+            i += 1
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
+def _closing_brace(pattern: str, start: int) -> int:
+    """Index of the ``}`` closing the ``{`` at ``start`` (nesting counted), or -1."""
+    depth = 0
+    for j in range(start, len(pattern)):
+        if pattern[j] == "{":
+            depth += 1
+        elif pattern[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def _split_alternatives(body: str) -> list[str]:
+    """``a,b{c,d}`` -> ``["a", "b{c,d}"]``: commas at the top level only."""
+    parts, depth, current = [], 0, []
+    for ch in body:
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        depth += ch == "{"
+        depth -= ch == "}"
+        current.append(ch)
+    parts.append("".join(current))
+    return parts
 
 
 def change_set(
@@ -91,10 +200,16 @@ def change_set(
                     reasons[nid].append(why)
 
     global_patterns = adapter.global_files()
+    # A file inside a package is that package's change even when a global glob matches
+    # it: Turborepo maps files to packages first and consults globalDependencies only
+    # for files outside every package (measured with turbo 2: globalDependencies
+    # ["**/*.env"] and apps/app/.env affect @ws/app and its dependents, not all).
+    # The other tools' global files are root-level names, which no package contains.
+    packaged = package_dirs(graph) if global_patterns else frozenset()
     gone: list[tuple[str, str, bool]] = []  # (old path, reason text, the file itself was deleted)
     for f in changes.files:
         paths = [f.path] + ([f.old_path] if f.old_path else [])
-        hit = [p for p in paths if is_global(global_patterns, p)]
+        hit = [p for p in paths if is_global(global_patterns, p) and not in_package(p, packaged)]
         if hit:
             global_hits.extend(hit)
             continue
@@ -112,6 +227,7 @@ def change_set(
 
     if gone:
         before = _old_graph_or_current(graph, changes, old_graph, [p for p, _, _ in gone], warnings)
+        live_packages = graph.packages()  # once: a deleted package can take 10,000 files with it
         for path, why, deleted in gone:
             ids = adapter.nodes_for_changed_file(before, path)
             credit([i for i in ids if i in graph], why)
@@ -119,6 +235,12 @@ def change_set(
             if removed:
                 # The owner went away with the file: whoever depended on it is now changed.
                 credit(_surviving_dependents(before, graph, removed), f"{why}, via removed {', '.join(removed)}")
+            if deleted and removed and len(removed) == len(ids) and _packages_gone(before, live_packages, removed):
+                # ...and when its whole package went too, the path now lies in whatever
+                # contains it today, as the tools see it: pnpm's [ref] maps every file of a
+                # deleted package to the nearest remaining package directory, the root
+                # project (Bazel and Turborepo map it to nothing).
+                credit(adapter.nodes_for_changed_file(graph, path), why)
             if not ids and deleted:
                 unowned.append(path)
 
@@ -138,6 +260,12 @@ def change_set(
         head_rev=changes.head_rev,
         warnings=warnings,
     )
+
+
+def _packages_gone(before: BuildGraph, live_packages: set[str], removed: list[str]) -> bool:
+    """Whether the packages of the ``removed`` nodes are gone from the current graph too
+    (a deleted package, not a rule deleted from a package that still exists)."""
+    return all(before.node(i).package not in live_packages for i in removed)
 
 
 def _surviving_dependents(before: BuildGraph, graph: BuildGraph, removed: list[str]) -> list[str]:

@@ -31,7 +31,27 @@ from typing import Sequence
 
 from .errors import GitError
 
-GIT_TIMEOUT = float(os.environ.get("CTXSEL_GIT_TIMEOUT", "30"))
+DEFAULT_GIT_TIMEOUT = 30.0
+
+
+def git_timeout() -> float:
+    """``CTXSEL_GIT_TIMEOUT`` in seconds (default 30), read when git is first run.
+
+    Read at call time and validated, not at import: a typo such as ``30s`` used to
+    crash every command at import ("internal error: ValueError"), ``owners`` included,
+    and ``0``/``nan`` made every git call fail or crash.
+    """
+    raw = os.environ.get("CTXSEL_GIT_TIMEOUT", "").strip()
+    if not raw:
+        return DEFAULT_GIT_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise GitError(f"CTXSEL_GIT_TIMEOUT={raw!r} is not a positive number of seconds",
+                       hint=f"unset it for the default ({DEFAULT_GIT_TIMEOUT:.0f} s) or set e.g. CTXSEL_GIT_TIMEOUT=120")
+    return value
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
 ADDED, MODIFIED, DELETED, RENAMED = "A", "M", "D", "R"
@@ -62,18 +82,16 @@ class FileChanges:
 
 
 class Git:
-    """Runs git in one workspace directory; every call bounded by ``GIT_TIMEOUT``."""
+    """Runs git in one workspace directory; every call bounded by ``git_timeout()``."""
 
-    def __init__(self, root: Path, timeout: float = GIT_TIMEOUT) -> None:
+    def __init__(self, root: Path, timeout: float | None = None) -> None:
         self.root = root
-        self.timeout = timeout
+        self.timeout = timeout if timeout is not None else git_timeout()
         self._state: tuple[bool, str | None] | None = None  # (shallow, HEAD sha), asked once
+        self._env: dict[str, str] | None = None
 
     def run(self, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-        env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
-        # Hooks run git with GIT_DIR/GIT_INDEX_FILE set for the outer repository; keep
-        # them (a pre-commit hook must see that index) but never let a pager start.
-        env["GIT_PAGER"] = "cat"
+        env = self.environment()
         argv = ["git", "-c", "core.quotepath=off", *args]
         try:
             proc = subprocess.run(
@@ -89,6 +107,37 @@ class Git:
             raise GitError(f"`git {' '.join(args)}` failed: {msg[0] if msg else f'exit {proc.returncode}'}")
         return proc
 
+    def environment(self) -> dict[str, str]:
+        """The environment of every git call: the caller's, without pagers or optional locks.
+
+        Hooks run with ``GIT_INDEX_FILE`` (and in a linked worktree ``GIT_DIR``) set;
+        the index is kept, since a pre-commit hook must see that index. But ``GIT_DIR``
+        without ``GIT_WORK_TREE`` makes git take the *current directory* as the top of
+        the work tree, and git runs here in the workspace root: for a workspace below
+        the top, ``--relative`` then did nothing, every staged path kept its ``ws/``
+        prefix, no node owned it, and the hook passed with "nothing to test". When
+        discovery from the root finds the same repository, ``GIT_DIR`` is dropped so
+        git finds the real work tree itself.
+        """
+        if self._env is None:
+            env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C", GIT_PAGER="cat")
+            if env.get("GIT_DIR") and not env.get("GIT_WORK_TREE") and self._same_repository(env):
+                del env["GIT_DIR"]
+            self._env = env
+        return self._env
+
+    def _same_repository(self, env: dict[str, str]) -> bool:
+        """Whether git, finding the repository from the root on its own, reaches ``GIT_DIR``."""
+        discover = {k: v for k, v in env.items() if k != "GIT_DIR"}
+        try:
+            proc = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=self.root, env=discover,
+                                  capture_output=True, timeout=self.timeout)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        found = proc.stdout.decode("utf-8", "replace").strip()
+        given = os.path.join(os.getcwd(), env["GIT_DIR"])  # a relative GIT_DIR is relative to where we were started
+        return proc.returncode == 0 and bool(found) and os.path.realpath(found) == os.path.realpath(given)
+
     def out(self, *args: str) -> str:
         return self.run(*args).stdout.decode("utf-8", "replace").strip()
 
@@ -100,8 +149,7 @@ class Git:
                             "--verify", "--quiet", "HEAD^{commit}", check=False)
             lines = proc.stdout.decode("utf-8", "replace").split()
             if len(lines) < 2 or lines[0] != "true":
-                raise GitError(f"{self.root} is not inside a git work tree",
-                               hint="change selectors (--since/--base/--staged) need git; use --files F... instead")
+                raise _not_a_work_tree(self.root, proc.stderr)
             self._state = (lines[1] == "true", lines[2] if proc.returncode == 0 and len(lines) > 2 else None)
         return self._state
 
@@ -157,6 +205,42 @@ class Git:
         return [ChangedFile(p, ADDED) for p in raw.decode("utf-8", "replace").split("\0") if p]
 
 
+def _not_a_work_tree(root: Path, stderr: bytes) -> GitError:
+    """Why git cannot answer in ``root``, in git's own words when it gave one.
+
+    "Not a repository" is the common case; but git also refuses a repository it does
+    not trust (``detected dubious ownership``: a CI container running as another user)
+    and then the fix is ``safe.directory``, not ``--files``, so that reason is passed on.
+    """
+    said = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.startswith("fatal:")]
+    reason = said[0][len("fatal:"):].strip() if said else ""
+    if not reason or reason.startswith("not a git repository"):
+        return GitError(f"{root} is not inside a git work tree",
+                        hint="change selectors (--since/--base/--staged) need git; use --files F... instead")
+    hint = None
+    if "safe.directory" in stderr.decode("utf-8", "replace"):
+        hint = f"if you trust it: git config --global --add safe.directory {root}"
+    return GitError(f"git cannot use {root}: {reason}", hint=hint)
+
+
+def split_range(spec: str, option: str) -> tuple[str, str | None]:
+    """``A...B`` -> (A, B) as git spells a merge-base range (an empty side is HEAD).
+
+    Turborepo writes ``[A...B]`` and CI templates pass ``origin/main...HEAD``; without
+    this the whole string went to ``rev-parse`` and came back "unknown git revision"
+    although both refs exist. ``A..B`` is refused: git diff reads it as "A against B",
+    git log as "B's commits since the merge-base", and ctxsel will not guess which.
+    A ref name cannot contain ``..`` (git check-ref-format), so splitting is safe.
+    """
+    if "..." in spec:
+        a, _, b = spec.partition("...")
+        return a or "HEAD", b or "HEAD"
+    if ".." in spec and not spec.startswith("-"):
+        raise GitError(f"{option} {spec}: a two-dot range is ambiguous",
+                       hint=f"ctxsel diffs from the merge-base: write {option} {spec.replace('..', '...', 1)}")
+    return spec, None
+
+
 def parse_name_status(raw: bytes) -> list[ChangedFile]:
     """Parse ``git diff --name-status -z`` (``R087\\0old\\0new`` for renames)."""
     parts = raw.decode("utf-8", "replace").split("\0")
@@ -202,18 +286,32 @@ def changed_files(
         raise GitError(f"choose one change selector, not {' and '.join(chosen)}")
     if files:
         return _explicit_files(root, files)
+    if since and ".." in since:
+        raise GitError(f"--since takes one ref, not the range {since!r}",
+                       hint="for a commit range use --base A...B (or --base A --head B)")
+    if base:
+        base, range_head = split_range(base, "--base")
+        if range_head is not None and head:
+            raise GitError(f"--base {base}...{range_head} already names the head; drop --head {head}")
+        head = head or range_head
     git = Git(root)
     git.ensure_repo()
     if since:
-        ref = git.commit(since)
+        # Before resolving REF: in a repository with no commit every ref is "unknown",
+        # and that message would send the user looking for a typo.
         if not git.has_head():
-            raise GitError("--since needs at least one commit (HEAD does not exist yet)")
+            raise GitError("--since needs at least one commit (HEAD does not exist yet)",
+                           hint="use --staged to test what the first commit will record")
+        ref = git.commit(since)
         mb = git.merge_base(ref, "HEAD")
         found = git.name_status(mb)
         if untracked:
             found += git.untracked()
         return FileChanges(_dedupe(found), f"merge-base of {since} ({mb[:10]}) vs working tree", mb, None)
     if base:
+        if not head and not git.has_head():
+            raise GitError("--base compares with HEAD, which does not exist yet (no commit on this branch)",
+                           hint="pass --head B, or use --staged to test what the first commit will record")
         a = git.commit(base)
         b = git.commit(head or "HEAD")
         mb = git.merge_base(a, b)
@@ -240,7 +338,7 @@ def _explicit_files(root: Path, files: Sequence[str]) -> FileChanges:
             if rel is None:
                 warnings.append(f"--files {item}: outside the workspace {root}, ignored")
                 continue
-            status = MODIFIED if (real_root / rel).exists() else DELETED
+            status = MODIFIED if os.path.lexists(real_root / rel) else DELETED  # a dangling symlink is still there
             out.append(ChangedFile(rel, status))
     base_rev = None
     if any(f.status == DELETED for f in out):
@@ -254,19 +352,33 @@ def _explicit_files(root: Path, files: Sequence[str]) -> FileChanges:
 
 
 def _workspace_relative(real_root: Path, spec: str) -> str | None:
+    """``spec`` relative to the workspace: the first candidate that exists, else the first inside it."""
     candidates = [Path(spec)] if os.path.isabs(spec) else [Path.cwd() / spec, real_root / spec]
     fallback: str | None = None
     for cand in candidates:
         p = Path(os.path.normpath(cand))
-        try:
-            rel = p.resolve().relative_to(real_root) if p.exists() else p.relative_to(real_root)
-        except ValueError:
-            try:
-                rel = p.relative_to(real_root)
-            except ValueError:
-                continue
-        rel_s = rel.as_posix()
-        if p.exists():
-            return rel_s
-        fallback = fallback or rel_s
+        rel = _relative_through_links(real_root, p)
+        if rel is None:
+            continue
+        if p.exists() or p.is_symlink():
+            return rel
+        fallback = fallback or rel
     return fallback
+
+
+def _relative_through_links(real_root: Path, p: Path) -> str | None:
+    """``p`` relative to ``real_root``, following symlinks in its *directories* only.
+
+    The directory is resolved whether or not the file still exists, so a deleted file
+    spelled through a symlinked path (``/tmp`` on macOS, a linked checkout) is still
+    inside the workspace. The file itself is not followed: a symlink that changed is
+    that path's change (what git reports), not its target's.
+    """
+    if not p.name:
+        return None
+    for parent in (p.parent.resolve(), p.parent):
+        try:
+            return (parent / p.name).relative_to(real_root).as_posix()
+        except ValueError:
+            continue
+    return None

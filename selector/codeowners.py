@@ -41,6 +41,9 @@ GITLAB_LOCATIONS = ("CODEOWNERS", "docs/CODEOWNERS", ".gitlab/CODEOWNERS")
 # auto: GitHub's order, then the one place only GitLab looks
 AUTO_LOCATIONS = (*GITHUB_LOCATIONS, ".gitlab/CODEOWNERS")
 
+# GitHub does not load a CODEOWNERS file over 3 MB (docs: "CODEOWNERS file size"): no
+# path has owners then, and answering from the file would name reviewers GitHub never asks.
+GITHUB_MAX_BYTES = 3 * 1024 * 1024
 # GitHub accepts @user, @org/team and e-mail addresses as owners.
 GITHUB_OWNER = re.compile(r"@[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.-]+)?|[^@\s]+@[^@\s]+")
 # A line that is a GitLab section header: [Name], ^[Name], [Name][2], [Name] @owner
@@ -373,7 +376,13 @@ def load(roots: Sequence[Path], path: str | os.PathLike[str] | None = None, synt
     shown = _display(file, root)
     if syntax == "auto":
         syntax = detect_syntax(text, str(file))
-    owners = parse(text, syntax, shown)
+    size = len(text.encode("utf-8"))
+    if syntax == "github" and size > GITHUB_MAX_BYTES:
+        owners = parse("", syntax, shown)
+        owners.warnings.append(f"{shown}: {size} bytes is over GitHub's 3 MB limit; GitHub does not load "
+                               "the file, so no path has code owners")
+    else:
+        owners = parse(text, syntax, shown)
     owners.root = root
     return owners
 
@@ -455,12 +464,9 @@ def repo_files(root: Path, under: str = "") -> list[str]:
     base = root / under if under else root
     if not base.exists():
         raise UserError(f"no such directory: {base}")
-    if (root / ".git").exists():
-        from .changes import Git
-
-        proc = Git(root).run("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", under or ".", check=False)
-        if proc.returncode == 0:
-            return sorted(p for p in proc.stdout.decode("utf-8", "replace").split("\0") if p)
+    tracked = _git_files(root, under)
+    if tracked is not None:
+        return tracked
     out: list[str] = []
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("bazel-"))
@@ -470,13 +476,39 @@ def repo_files(root: Path, under: str = "") -> list[str]:
     return sorted(out)
 
 
-def git_toplevel(start: Path) -> Path | None:
-    """The git work tree containing ``start``, or None (no git, not a repo)."""
+def _git_files(root: Path, under: str) -> list[str] | None:
+    """``git ls-files`` below ``root/under`` (tracked and untracked, not ignored); None outside git.
+
+    Asked whenever ``root`` is in a work tree, not only when it holds ``.git``: the
+    CODEOWNERS root can be a build workspace in a subdirectory, and a walk there lists
+    ignored build output as "unowned". A conflicted file is listed once per index
+    stage by git, hence the set; pathspecs are literal so ``[`` in a name is a name.
+    """
     from .changes import Git
     from .errors import GitError
 
     try:
-        proc = Git(start).run("rev-parse", "--show-toplevel", check=False)
+        proc = Git(root).run("--literal-pathspecs", "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                             "--", under or ".", check=False)
+    except GitError:
+        return None
+    if proc.returncode != 0:
+        return None
+    return sorted({p for p in proc.stdout.decode("utf-8", "replace").split("\0") if p})
+
+
+def git_toplevel(start: Path) -> Path | None:
+    """The git work tree containing ``start``, or None (no git, not a repo).
+
+    A malformed ``CTXSEL_GIT_TIMEOUT`` is still an error: answering as if there were
+    no git would silently pick another CODEOWNERS root.
+    """
+    from .changes import Git, git_timeout
+    from .errors import GitError
+
+    timeout = git_timeout()
+    try:
+        proc = Git(start, timeout).run("rev-parse", "--show-toplevel", check=False)
     except GitError:
         return None
     if proc.returncode != 0:

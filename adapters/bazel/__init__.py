@@ -11,6 +11,7 @@ the query (seconds, default 600).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Iterable
 
@@ -22,6 +23,8 @@ from ctxsel.graph import BuildGraph
 from .labels import LabelError, parse_label, workspace_name
 
 GLOBAL_FILES = ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", ".bazelrc", ".bazelversion")
+#: graph warnings that mean targets may be missing (tool mode's partial query, static mode's lost statements)
+_LOST_TARGETS = re.compile(r"graph is partial|could not be evaluated|bazel query fails")
 # Past this, `bazel test a b c ...` risks the OS argv limit; Bazel reads patterns from a file.
 MAX_INLINE_TARGETS = 500
 MAX_INLINE_CHARS = 32_000
@@ -94,7 +97,22 @@ class BazelAdapter(Adapter):
     # ------------------------------------------------------------ inputs
     def resolve(self, graph: BuildGraph, spec: str) -> list[str]:
         """Labels (``//pkg:name``, ``//pkg``, ``//pkg/...``, ``//pkg:all``, ``:name``),
-        output-file labels (their generating rule), and file or directory paths."""
+        output-file labels (their generating rule), and file or directory paths.
+
+        An unknown target on a graph that lost targets (a package Bazel could not load, a
+        statement static mode could not evaluate) says so: the lost target is the likely
+        one, and the warning that explains it is otherwise never printed.
+        """
+        try:
+            return self._resolve(graph, spec)
+        except UnknownTargetError as exc:
+            lost = [w for w in graph.warnings if _LOST_TARGETS.search(w)]
+            if lost:
+                exc.hint = "; ".join(filter(None, [exc.hint, "the graph may be missing it: " + lost[0]]))
+                exc.args = (exc.render(),)
+            raise
+
+    def _resolve(self, graph: BuildGraph, spec: str) -> list[str]:
         if spec in graph:  # an external label too: "what depends on @zlib?" is a fair question
             return [spec]
         if spec.startswith(("//", "@", ":")):

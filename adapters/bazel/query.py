@@ -64,10 +64,34 @@ def run_query(tool: str, root: Path, timeout: float, warnings: list[str]) -> tup
     argv, fmt = query_argv(tool, version)
     proc = run_tool(argv, root, timeout, hint="use --source static, or raise CTXSEL_BAZEL_TIMEOUT")
     if proc.returncode == EXIT_PARTIAL:
-        warnings.append(f"bazel query exited 3 (--keep_going): some packages failed to load; the graph is partial. {_last_error(proc.stderr)}".strip())
+        cause = _located_error(proc.stderr, root) or _last_error(proc.stderr)
+        warnings.append(f"bazel query exited 3 (--keep_going): some packages failed to load; the graph is partial. {cause}".strip())
     elif proc.returncode != 0:
         raise ToolError(f"`{' '.join(argv)}` exited {proc.returncode}: {_last_error(proc.stderr)}", hint="use --source static to parse the BUILD files without Bazel")
     return proc.stdout, fmt
+
+
+_LOCATED = re.compile(r"^ERROR: (/[^:\n]+):(\d+):(?:\d+:)? (.+)$", re.MULTILINE)
+
+
+def _located_error(stderr: str, root: Path) -> str:
+    """The first ``ERROR: /abs/pkg/BUILD:2:20: message`` as ``pkg/BUILD:2: message``.
+
+    With --keep_going Bazel's last line is only "package contains errors: p"; the
+    first located line is the one that tells the user what to fix, and where.
+    """
+    m = _LOCATED.search(stderr)
+    if not m:
+        return ""
+    path = m.group(1)
+    try:
+        path = Path(path).relative_to(root).as_posix()
+    except ValueError:
+        try:
+            path = Path(path).resolve().relative_to(root.resolve()).as_posix()
+        except (ValueError, OSError):
+            pass
+    return f"{path}:{m.group(2)}: {m.group(3).strip()}"
 
 
 def _last_error(stderr: str) -> str:

@@ -110,12 +110,14 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
         return LabelValue(text)
 
     @builtin("rule")
-    def _rule(implementation: Any = None, attrs: Any = None, **kwargs: Any) -> RuleClass:
+    def _rule(implementation: Any = None, attrs: Any = None, outputs: Any = None, **kwargs: Any) -> RuleClass:
         specs: dict[str, AttrSpec] = {}
         if isinstance(attrs, dict):
             for k, v in attrs.items():
                 specs[str(k)] = v if isinstance(v, AttrSpec) else AttrSpec("other")
-        return RuleClass("", specs, native=False)
+        # a dict of templates; the deprecated function form cannot be known without running it
+        templates = tuple(v for v in outputs.values() if isinstance(v, str)) if isinstance(outputs, dict) else ()
+        return RuleClass("", specs, native=False, output_templates=templates)
 
     @builtin("macro")
     def _macro(implementation: Any = None, attrs: Any = None, **kwargs: Any) -> SymbolicMacro:

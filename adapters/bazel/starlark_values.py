@@ -82,6 +82,9 @@ class RuleClass:
     kind: str
     attrs: dict[str, AttrSpec] | None = None  # None = a native rule (typed by the loader)
     native: bool = True
+    #: ``rule(outputs = {"out": "%{name}.txt"})`` templates: files every target of the rule
+    #: produces, so a dependency on ``:x.txt`` is one on the target
+    output_templates: tuple[str, ...] = ()
 
 
 @dataclass
@@ -91,6 +94,18 @@ class SymbolicMacro:
 
     implementation: Any
     attrs: dict[str, Any]
+
+
+class EvaluatedModule(dict):  # type: ignore[type-arg]
+    """The exported globals of a .bzl file ctxsel evaluated itself (``label`` names it).
+
+    A symbol missing from one is a certainty, not a gap in ctxsel's knowledge: Bazel
+    refuses the load ("does not contain symbol"), so no rule kind may be guessed for it.
+    """
+
+    def __init__(self, label: str, values: dict[str, Any]) -> None:
+        super().__init__(values)
+        self.label = label
 
 
 @dataclass

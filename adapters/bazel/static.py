@@ -21,8 +21,8 @@ from ctxsel.errors import Location, ParseError
 from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 
 from .labels import Label, LabelError, looks_like_label, parse_label, workspace_name
-from .starlark import Interpreter, parse
-from .starlark_values import UNKNOWN, EvalError, LabelValue, PackageContext, TargetCall, flatten, select_keys
+from .starlark import Interpreter, build_dialect_issues, parse
+from .starlark_values import UNKNOWN, EvalError, EvaluatedModule, LabelValue, PackageContext, TargetCall, flatten, select_keys
 
 BUILD_NAMES = ("BUILD.bazel", "BUILD")
 WORKSPACE_FILES = ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel")
@@ -102,6 +102,7 @@ class StaticReport:
     missing_loads: dict[str, str] = field(default_factory=dict)
     duplicates: list[str] = field(default_factory=list)
     empty_globs: list[str] = field(default_factory=list)
+    build_dialect: list[str] = field(default_factory=list)  # "path:line: message", .bzl-only syntax in a BUILD file
 
     def warnings(self) -> list[str]:
         out: list[str] = []
@@ -127,6 +128,11 @@ class StaticReport:
             out.append(f"static: {len(self.missing_packages)} label(s) name packages with no BUILD file: {some(f'{k} ({v})' for k, v in self.missing_packages.items())}")
         if self.duplicates:
             out.append(f"static: duplicate target names (first one kept): {some(self.duplicates)}")
+        if self.build_dialect:
+            out.append(
+                f"static: {len(self.build_dialect)} construct(s) Bazel allows only in .bzl files; bazel query fails "
+                f"on these packages (their targets were evaluated anyway): {some(self.build_dialect, 2)}"
+            )
         if self.empty_globs:
             out.append(f"static: glob(allow_empty = False) matched nothing: {some(self.empty_globs)}")
         return out
@@ -147,7 +153,7 @@ class StaticLoader:
         self._modules: dict[str, dict[str, Any]] = {}  # .bzl path -> exported globals
         self._module_loads: dict[str, set[str]] = {}  # .bzl or BUILD path -> directly loaded .bzl paths
         self._loading: list[str] = []
-        self._glob_cache: dict[str, re.Pattern[str]] = {}
+        self._glob_cache: dict[tuple[str, bool], re.Pattern[str]] = {}
         self.interp = Interpreter(self._load, self._glob, NATIVE_RULES, self._note_unknown)
 
     # ------------------------------------------------------------ discovery
@@ -155,6 +161,10 @@ class StaticLoader:
         """Find every package; remember every directory listing for glob()."""
         self.main_repo_name = workspace_name(self.root, self.tracker)
         ignored = bazelignore(self.root, self.tracker)
+        if any(self.tracker.exists(self.root / name) for name in ("WORKSPACE", "WORKSPACE.bazel")):
+            # //external is the WORKSPACE file's pseudo-package: Bazel never reads a BUILD
+            # file in a top-level external/ directory (measured: not in //..., no such target)
+            ignored = ignored | {"external"}
         stack = [""]
         while stack:
             rel = stack.pop()
@@ -213,6 +223,8 @@ class StaticLoader:
         build_rel = f"{package}/{self.packages[package]}" if package else self.packages[package]
         path = self.root / build_rel
         tree = self._parse(self.tracker.read_text(path), build_rel)
+        for line, message in build_dialect_issues(tree):
+            self.report.build_dialect.append(f"{build_rel}:{line}: {message}")
         ctx = PackageContext(package, build_rel)
         self.interp.ctx = ctx
         self.interp.steps = 0
@@ -251,6 +263,7 @@ class StaticLoader:
             self.report.unresolved_loads.setdefault(label_text, set())
             return {}
         rel = label.path
+        self._check_bzl_package(label, line, from_path)
         self._module_loads.setdefault(from_path, set()).add(rel)
         if rel in self._modules:
             return self._modules[rel]
@@ -274,9 +287,22 @@ class StaticLoader:
             self.interp.ctx = saved_ctx
             if saved_ctx is not None:
                 saved_ctx.line = saved_line
-        exported = {k: v for k, v in g.items() if not k.startswith("_")}
+        exported = EvaluatedModule(str(label), {k: v for k, v in g.items() if not k.startswith("_")})
         self._modules[rel] = exported
         return exported
+
+    def _check_bzl_package(self, label: Label, line: int, from_path: str) -> None:
+        """Bazel's rules for a .bzl label: its package must exist, and the file must not lie
+        in a subpackage of it (both fail the loading package; messages as Bazel 4.2.3's)."""
+        if label.package not in self.packages:
+            raise EvalError(
+                f"every .bzl file must have a corresponding package, but '{label}' does not have one", line, from_path
+            )
+        directory = label.path.rsplit("/", 1)[0] if "/" in label.path else ""
+        while directory and directory != label.package and len(directory) > len(label.package):
+            if directory in self.packages:
+                raise EvalError(f"label '{label}' is invalid because '{directory}' is a subpackage", line, from_path)
+            directory = directory.rsplit("/", 1)[0] if "/" in directory else ""
 
     def _transitive_loads(self, path: str) -> set[str]:
         seen: set[str] = set()
@@ -297,18 +323,23 @@ class StaticLoader:
 
     def _glob(self, ctx: PackageContext, include: list[str], exclude: list[str], exclude_directories: bool, allow_empty: bool, line: int) -> list[str]:
         files, dirs = self.package_files(ctx.package)
-        candidates = files if exclude_directories else sorted(files + dirs)
-        inc = [self._glob_regex(p) for p in include]
-        exc = [self._glob_regex(p) for p in exclude]
-        out = [f for f in candidates if any(r.fullmatch(f) for r in inc) and not any(r.fullmatch(f) for r in exc)]
+        out = self._glob_match(files, include, exclude, directory=False)
+        if not exclude_directories:
+            out = sorted(out + self._glob_match(dirs, include, exclude, directory=True))
         if not out and not allow_empty:
             self.report.empty_globs.append(f"{ctx.path}:{line}")
         return out
 
-    def _glob_regex(self, pattern: str) -> re.Pattern[str]:
-        cached = self._glob_cache.get(pattern)
+    def _glob_match(self, candidates: list[str], include: list[str], exclude: list[str], directory: bool) -> list[str]:
+        inc = [self._glob_regex(p, directory) for p in include]
+        exc = [self._glob_regex(p, directory) for p in exclude]
+        return [f for f in candidates if any(r.fullmatch(f) for r in inc) and not any(r.fullmatch(f) for r in exc)]
+
+    def _glob_regex(self, pattern: str, directory: bool = False) -> re.Pattern[str]:
+        key = (pattern, directory)
+        cached = self._glob_cache.get(key)
         if cached is None:
-            cached = self._glob_cache[pattern] = re.compile(glob_to_regex(pattern))
+            cached = self._glob_cache[key] = re.compile(glob_to_regex(pattern, directory))
         return cached
 
     # ------------------------------------------------------------ the graph
@@ -357,6 +388,8 @@ class GraphAssembler:
     def _outputs(self, call: TargetCall) -> list[str]:
         """Declared outputs (``outs``, ``attr.output``) plus native implicit ones (``x_deploy.jar``)."""
         names: list[str] = [p.format(name=call.name) for p in IMPLICIT_OUTPUTS.get(call.kind, ()) if call.rule is None or call.rule.native]
+        if call.rule is not None:
+            names += [out for t in call.rule.output_templates if (out := _expand_output_template(t, call))]
         for attr, value in call.attrs.items():
             if not _is_output_attr(call, attr):
                 continue
@@ -395,8 +428,8 @@ class GraphAssembler:
                     continue
                 deps.append((v, EDGE_TYPES.get(attr, DEP)))
         schema = call.rule.attrs if call.rule is not None and call.rule.attrs else {}
-        for attr, spec in schema.items():  # label defaults of rule() attributes left unset: implicit deps
-            if attr not in call.attrs and spec.type in ("label", "label_list", "label_dict") and spec.default not in (None, UNKNOWN):
+        for attr, spec in schema.items():  # label defaults of rule() attributes left unset (or None): implicit deps
+            if call.attrs.get(attr) is None and spec.type in ("label", "label_list", "label_dict") and spec.default not in (None, UNKNOWN):
                 for v in flatten(spec.default):
                     text = v.text if isinstance(v, LabelValue) else v
                     if isinstance(text, str) and text:
@@ -438,6 +471,30 @@ class GraphAssembler:
         self.graph.add_edge(a, b, kind)
 
 
+_TEMPLATE_FIELD = re.compile(r"%\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _expand_output_template(template: str, call: TargetCall) -> str | None:
+    """``%{name}.out`` -> ``r1.out``, as Bazel expands ``rule(outputs = ...)`` templates.
+
+    ``%{attr}`` takes a string attribute's value or a label attribute's target name;
+    None when a placeholder cannot be filled (the output is then left out, not guessed).
+    """
+    def value(match: re.Match[str]) -> str:
+        key = match.group(1)
+        v = call.name if key == "name" else call.attrs.get(key)
+        if isinstance(v, LabelValue):
+            v = v.text
+        if not isinstance(v, str) or not v:
+            raise LookupError(key)
+        spec = call.rule.attrs.get(key) if call.rule is not None and call.rule.attrs else None
+        return v.rsplit(":", 1)[-1] if spec is not None and spec.type == "label" else v
+    try:
+        return _TEMPLATE_FIELD.sub(value, template) or None
+    except LookupError:
+        return None
+
+
 def _is_label_attr(call: TargetCall, attr: str) -> bool:
     if attr in NON_LABEL_ATTRS or attr in OUTPUT_ATTRS:
         return False
@@ -466,15 +523,26 @@ def _is_output_attr(call: TargetCall, attr: str) -> bool:
     return attr in OUTPUT_ATTRS
 
 
-def glob_to_regex(pattern: str) -> str:
+def glob_to_regex(pattern: str, directory: bool = False) -> str:
     """Bazel glob syntax: ``*`` within a path segment, ``**`` across any number of segments;
-    a name starting with "." only matches a segment that is ``*`` or starts with "." too."""
-    segments = pattern.strip("/").split("/")
+    a name starting with "." only matches a segment that is ``*`` or starts with "." too.
+
+    With ``directory`` the regex is for directory paths (``exclude_directories = 0``): a
+    trailing ``**`` matches zero segments there, so ``d/**`` lists the directory ``d``
+    itself (measured with Bazel 4.2.3), while a *file* named ``d`` never matches it.
+    """
+    segments: list[str] = []
+    for seg in pattern.strip("/").split("/"):
+        if not (seg == "**" and segments and segments[-1] == "**"):  # "**/**" is "**"
+            segments.append(seg)
     out: list[str] = []
     for i, seg in enumerate(segments):
         last = i == len(segments) - 1
         if seg == "**":
-            out.append(r"(?:[^/]+/)*[^/]+" if last else r"(?:[^/]+/)*")
+            if last and directory and i:
+                out[-1] = out[-1][:-1] + r"(?:/(?:[^/]+/)*[^/]+)?"
+            else:
+                out.append(r"(?:[^/]+/)*[^/]+" if last else r"(?:[^/]+/)*")
             continue
         body = "".join("[^/]*" if ch == "*" else "[^/]" if ch == "?" else re.escape(ch) for ch in seg)
         if seg != "*" and not seg.startswith("."):

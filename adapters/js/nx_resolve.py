@@ -290,13 +290,29 @@ class ProjectLocator:
         if spec == "*":
             return project.name
         if spec.startswith("file:"):
-            target = posixpath.normpath(posixpath.join(posixpath.dirname(manifest_path), spec[len("file:"):]))
+            target = node_posix_join(posixpath.dirname(manifest_path) or ".", spec[len("file:"):])
             if target == project.root:
                 return project.name
         version = project.manifest.get("version") if project.manifest else None
         if isinstance(version, str) and satisfies_including_prereleases(version, spec):
             return project.name
         return None
+
+
+def node_posix_join(*parts: str) -> str:
+    """Node's ``path.posix.join``, which Nx compares ``file:`` specs with, byte for byte.
+
+    Unlike ``posixpath.join`` it never restarts at an absolute part, and it keeps a
+    trailing slash: ``file:../core/`` joins to ``packages/core/``, which is not the root
+    ``packages/core``, so Nx draws no edge for it (measured with Nx 24).
+    """
+    joined = "/".join(p for p in parts if p)
+    if not joined:
+        return "."
+    norm = posixpath.normpath(joined)
+    if norm.startswith("//"):  # POSIX keeps a leading "//"; node does not
+        norm = "/" + norm.lstrip("/")
+    return norm + "/" if joined.endswith("/") and not norm.endswith("/") else norm
 
 
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "=": operator.eq}

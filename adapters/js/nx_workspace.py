@@ -208,6 +208,25 @@ def _string_list(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
+def _js_truthy(value: Any) -> bool:
+    """JavaScript truthiness (``"false"`` is true, ``0`` and ``""`` are false), as Nx tests fields."""
+    return value not in (None, False, 0, "") if not isinstance(value, float) or value == value else False
+
+
+def manifest_tags(manifest: dict[str, Any]) -> list[str]:
+    """Nx's ``getTagsFromPackageJson``: ``npm:private``/``npm:public``, ``npm:<keyword>``, then ``nx.tags``.
+
+    These are real tags: ``implicitDependencies: ["tag:npm:public"]`` and ``nx show projects
+    -p tag:npm:*`` select package.json projects by them (measured with Nx 24).
+    """
+    tags = ["npm:private" if _js_truthy(manifest.get("private")) else "npm:public"]
+    keywords = manifest.get("keywords")
+    if isinstance(keywords, list):
+        tags += [f"npm:{k}" for k in keywords if isinstance(k, str)]
+    nx = manifest.get("nx") if isinstance(manifest.get("nx"), dict) else {}
+    return tags + _string_list(nx.get("tags"))
+
+
 def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
     """All projects of the Nx workspace at ``root``."""
     from .workspace import read_json
@@ -241,13 +260,19 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
             continue
         manifest = root_manifest if f == "package.json" else read_json(root / f, tracker)
         nx = manifest.get("nx") if isinstance(manifest.get("nx"), dict) else {}
+        if proj_root == "." and not _js_truthy(manifest.get("name")) and not _js_truthy(nx.get("name")):
+            raise ParseError(
+                "Nx requires the root package.json to specify a name if it is being used as an Nx project",
+                Location("package.json", _first_line_with(tracker.read_text(root / f), '"nx"') or 1),
+                hint='add a "name" (Nx fails on this workspace too)',
+            )
         name = nx.get("name") or manifest.get("name") or _to_project_name(proj_root)
         project = NxProject(
             name=str(name),
             root=proj_root,
             project_type=nx.get("projectType"),
             targets=_targets_from_manifest(manifest),
-            tags=_string_list(nx.get("tags")),
+            tags=manifest_tags(manifest),
             implicit=_string_list(nx.get("implicitDependencies")),
             implicit_source=f if nx.get("implicitDependencies") else "",
             manifest=manifest,
@@ -290,6 +315,12 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
             )
         projects[project.name] = project
     return NxWorkspace(root, nx_json, root_manifest, projects, files, warnings)
+
+
+def _first_line_with(text: str, needle: str) -> int | None:
+    """1-based line of the first occurrence of ``needle`` (for error locations)."""
+    at = text.find(needle)
+    return text.count("\n", 0, at) + 1 if at >= 0 else None
 
 
 def project_kind(project: NxProject, files: set[str]) -> str:

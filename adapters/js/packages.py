@@ -70,45 +70,53 @@ def workspace_target(
     spec: str,
     names: dict[str, list[JsPackage]],
     dirs: dict[str, JsPackage],
-    check_range: bool = True,
 ) -> JsPackage | None:
-    """Where a ``workspace:`` spec points: ``workspace:../dir``, ``workspace:@alias/name@range``
-    or ``workspace:<range>`` on ``dep_name``.
+    """Where a ``workspace:`` spec points for pnpm and yarn: ``workspace:../dir``,
+    ``workspace:@alias/name@range`` or ``workspace:<range>`` on ``dep_name``.
 
-    ``*``, ``^`` and ``~`` accept any version. With ``check_range`` (pnpm, yarn) a range
-    must be satisfied and picks the highest satisfying version among same-named
-    packages; without it (Turborepo) the range is ignored and the first package wins.
+    ``*``, ``^`` and ``~`` accept any version; any other range must be satisfied and picks
+    the highest satisfying version among same-named packages. (Turborepo reads these
+    specs its own way: ``turbo.turbo_workspace_target``.)
     """
     rest = spec[len(WORKSPACE_PROTOCOL):]
     if rest.startswith((".", "/")):
         return dirs.get(resolve_path(pkg, rest))
     alias, wanted = split_alias(rest)
     candidates = names.get(alias or dep_name, [])
-    if not check_range:
-        return candidates[0] if candidates else None
+    wanted = wanted.strip()  # pnpm reads ``workspace:  ^1.0.0  `` as ``^1.0.0`` (measured)
     return highest(candidates, None if wanted in ("", "*", "^", "~") else wanted)
 
 
-def highest(candidates: Iterable[JsPackage], range_text: str | None) -> JsPackage | None:
+def highest(candidates: Iterable[JsPackage], range_text: str | None, plain: bool = False) -> JsPackage | None:
     """The candidate with the highest version satisfying ``range_text`` (None = any version).
 
-    This is how pnpm picks between workspace packages that share a name. A package
-    without a parsable ``version`` satisfies every range (pnpm links it for
-    ``workspace:^1.0.0``, measured) — but only while no package of that name has a
-    version: next to a versioned one it links for no range the versioned one fails
-    (pnpm 12, measured).
+    This is how pnpm picks between workspace packages that share a name (pnpm 12, measured):
+
+    - a ``version`` string pnpm cannot parse (``1.0``, ``=1.0.0``, ``latest``, ``""``) links
+      for no spec at all, ``workspace:*`` included;
+    - a package without a ``version`` (or a non-string one) satisfies every ``workspace:``
+      range (``workspace:^1.0.0`` links) -- but only while no package of that name has a
+      version: next to a versioned one it links for no range the versioned one fails;
+    - a ``plain`` range (``^1.0.0`` under ``linkWorkspacePackages``) links only a parsed
+      version, and ``*`` then accepts prereleases too (``1.0.0-rc.1`` links for ``*``).
     """
     from . import semver
 
     candidates = list(candidates)
-    versioned = any(semver.parse_version(pkg.version or "") is not None for pkg in candidates)
+    parsed_of = {id(p): semver.parse_manifest_version(p.version) for p in candidates if p.version is not None}
+    candidates = [p for p in candidates if p.version is None or parsed_of[id(p)] is not None]
+    if plain:
+        candidates = [p for p in candidates if p.version is not None]
+        if range_text is not None and range_text.strip() == "*":
+            range_text = None
+    versioned = any(p.version is not None for p in candidates)
     best: JsPackage | None = None
     best_key: tuple | None = None
     for pkg in candidates:
-        parsed = semver.parse_version(pkg.version or "")
+        parsed = parsed_of.get(id(pkg))
         if range_text is not None and parsed is None and versioned:
             continue
-        if range_text is not None and parsed is not None and not semver.satisfies(pkg.version or "", range_text):
+        if range_text is not None and parsed is not None and not semver.satisfies_version(parsed, range_text):
             continue
         key = (1, semver.version_key(parsed)) if parsed is not None else (0,)
         if best_key is None or key > best_key:
@@ -134,12 +142,15 @@ class PackageGraphAdapter(Adapter):
     #: how this tool combines ``!negations`` with workspace globs (``workspace.NEGATION_RULES``)
     negation_rule: ClassVar[str] = "ignore"
 
+    #: the manifest file names that make a directory a package for this tool
+    manifest_files: ClassVar[tuple[str, ...]] = ("package.json",)
+
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
         """The packages this tool sees: ``discover``'s answer, which a tool may adjust
         (npm names an unnamed workspace after its folder; turbo leaves it out)."""
         from .workspace import discover
 
-        return discover(self.root, tracker, self.negation_rule)
+        return discover(self.root, tracker, self.negation_rule, self.manifest_files)
 
     def load_static(self, tracker: InputTracker) -> BuildGraph:
         return self.build_graph(self.workspace(tracker), tracker)
@@ -177,7 +188,9 @@ class PackageGraphAdapter(Adapter):
             if isinstance(declared, dict):
                 for dep_name, spec in declared.items():
                     if isinstance(spec, str):
-                        merged[dep_name] = (spec.strip(), edge_type)
+                        # not stripped: pnpm and turbo read `` workspace:*`` as an unknown
+                        # protocol, never as a workspace link (measured)
+                        merged[dep_name] = (spec, edge_type)
         return merged
 
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:

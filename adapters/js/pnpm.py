@@ -13,6 +13,8 @@ Linking rules, each measured against pnpm 12.4.2 (tests/test_js_pnpm.py re-check
   ``link-workspace-packages`` in ``.npmrc`` (measured) -- and then only when satisfied;
   tags (``latest``) and ``npm:`` aliases never link.
 - Two packages with one name: a dependency links to the highest version satisfying it.
+- A ``version`` pnpm cannot parse (``1.0``, ``=1.0.0``) links for no spec; a missing one
+  for every ``workspace:`` spec but no plain range (``packages.highest``).
 - The root package is a project: ``--filter '...X'`` lists it when it depends on X
   (without a root package.json there is no root project, as in pnpm).
 - ``AdapterOptions(extra={"prod": "1"})`` drops devDependencies edges, like
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ctxsel.adapters.base import AdapterOptions
 from ctxsel.cache import InputTracker
-from ctxsel.errors import ToolError
+from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import BuildGraph
 
 from . import PNPM_WORKSPACE
@@ -45,6 +47,9 @@ class PnpmAdapter(PackageGraphAdapter):
     tools: ClassVar[tuple[str, ...]] = ("pnpm",)
     #: ``--filter '...[ref]'`` reads ``git diff``, which shows a moved file at its new path only
     rename_counts_old_path: ClassVar[bool] = False
+    #: pnpm also takes a ``package.yaml`` project (``workspace.PNPM_MANIFESTS``)
+    manifest_files: ClassVar[tuple[str, ...]] = ("package.json", "package.yaml")
+    negation_rule: ClassVar[str] = "pnpm"
 
     def __init__(self, root: Path, options: AdapterOptions | None = None) -> None:
         super().__init__(root, options)
@@ -55,7 +60,15 @@ class PnpmAdapter(PackageGraphAdapter):
         return (root / PNPM_WORKSPACE).is_file()
 
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
-        self.link_workspace_packages = ws.settings.get("linkWorkspacePackages") in (True, "true", "deep")
+        """``linkWorkspacePackages``: ``true``/``"deep"`` link plain ranges; pnpm 12 refuses any
+        other value but ``null`` (``'true'``, ``1``: "expected true, false, or "deep"",
+        measured), so ctxsel does too."""
+        value = ws.settings.get("linkWorkspacePackages")
+        if not (value is None or isinstance(value, bool) or value == "deep"):  # null: unset, as in pnpm
+            raise ParseError(
+                f"linkWorkspacePackages must be true, false or \"deep\", not {value!r}", Location(PNPM_WORKSPACE)
+            )
+        self.link_workspace_packages = value in (True, "deep")
 
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
@@ -68,7 +81,7 @@ class PnpmAdapter(PackageGraphAdapter):
 
         if not self.link_workspace_packages or ":" in spec or semver.parse_range(spec) is None:
             return None
-        return highest(names.get(dep_name, ()), spec)
+        return highest(names.get(dep_name, ()), spec, plain=True)
 
     # ------------------------------------------------------------ tool mode
     def load_tool(self, tracker: InputTracker) -> BuildGraph:
@@ -87,7 +100,7 @@ class PnpmAdapter(PackageGraphAdapter):
         listed = self.parse_tool_json(out, "pnpm ls")
         if not isinstance(listed, list):
             raise ToolError(f"pnpm ls printed {type(listed).__name__}, expected a list of projects")
-        static = discover(self.root, tracker)
+        static = discover(self.root, tracker, self.negation_rule, self.manifest_files)
         root = self.root.resolve()
         dirs: set[str] = set()
         for project in listed:
@@ -103,10 +116,16 @@ class PnpmAdapter(PackageGraphAdapter):
         for extra in sorted(known - dirs):
             self.warnings.append(f"the workspace globs match {extra or '.'} but pnpm does not list it")
         by_dir = static.by_dir()
-        packages = [by_dir.get(d) or read_package(self.root, d, tracker, is_root=(d == "")) for d in sorted(dirs)]
+        packages = [
+            by_dir.get(d) or read_package(self.root, d, tracker, is_root=(d == ""), manifests=self.manifest_files)
+            for d in sorted(dirs)
+        ]
         packages.sort(key=lambda p: (not p.is_root, p.dir))
         ws = JsWorkspace(self.root, "pnpm", static.globs, packages, static.settings, static.warnings)
         return self.build_graph(ws, tracker)
+
+    def manifest_patterns(self) -> tuple[str, ...]:
+        return (*super().manifest_patterns(), "package.yaml")
 
     # ------------------------------------------------------------ answers
     def test_command(self, tests: list[str]) -> list[str]:

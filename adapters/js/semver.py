@@ -17,10 +17,16 @@ from functools import lru_cache
 
 Version = tuple[int, int, int, tuple[object, ...]]  # (major, minor, patch, prerelease ids)
 
-_VERSION = re.compile(r"^\s*[=v]*\s*(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?\s*$")
+#: dot-separated identifiers, none empty (node-semver rejects ``1.0.0-beta..1`` and ``1.0.0-``)
+_IDS = r"[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*"
+_VERSION = re.compile(rf"^\s*[=v]*\s*(\d+)\.(\d+)\.(\d+)(?:-({_IDS}))?(?:\+{_IDS})?\s*$")
 _PARTIAL = re.compile(
-    r"^[=v]*(\d+|[xX*])(?:\.(\d+|[xX*])(?:\.(\d+|[xX*])(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?)?)?$"
+    rf"^[=v]*(\d+|[xX*])(?:\.(\d+|[xX*])(?:\.(\d+|[xX*])(?:-({_IDS}))?(?:\+{_IDS})?)?)?$"
 )
+#: a package.json ``version`` as pnpm 12 parses it: leading blanks and one ``v``/``V`` are
+#: allowed, ``=`` prefixes and trailing blanks are not (measured: ``V1.0.0``, ``v 1.0.0``,
+#: `` 1.0.0`` parse; ``=1.0.0``, ``1.0.0 ``, ``vv1.0.0``, ``1.0`` do not)
+_MANIFEST_VERSION = re.compile(rf"^\s*[vV]?\s*(\d+\.\d+\.\d+(?:-{_IDS})?(?:\+{_IDS})?)\Z")
 _COMPARATOR = re.compile(r"^(<=|>=|<|>|=|\^|~>?)?\s*(.*)$")
 
 
@@ -35,6 +41,17 @@ def parse_version(text: str) -> Version | None:
     if not m:
         return None
     return (int(m.group(1)), int(m.group(2)), int(m.group(3)), _pre_ids(m.group(4)))
+
+
+def parse_manifest_version(text: str) -> Version | None:
+    """A package.json ``version`` read the way pnpm 12 reads it; None when pnpm rejects it.
+
+    Stricter at the edges than ``parse_version`` (which reads versions inside ranges the
+    loose node-semver way), and it decides links: pnpm links a workspace package whose
+    version it cannot parse for no spec at all, ``workspace:*`` included.
+    """
+    m = _MANIFEST_VERSION.match(text)
+    return parse_version(m.group(1)) if m else None
 
 
 def _pre_key(pre: tuple[object, ...]) -> tuple:
@@ -165,8 +182,13 @@ def _test(op: str, v: Version, bound: Version) -> bool:
 def satisfies(version: str, range_text: str) -> bool | None:
     """node-semver ``satisfies``; None when either side is not semver (callers decide what that means)."""
     v = parse_version(version)
+    return None if v is None else satisfies_version(v, range_text)
+
+
+def satisfies_version(v: Version, range_text: str) -> bool | None:
+    """``satisfies`` for an already parsed version (pnpm parses manifest versions its own way)."""
     sets = parse_range(range_text)
-    if v is None or sets is None:
+    if sets is None:
         return None
     for comps in sets:
         if not all(_test(op, v, bound) for op, bound in comps):

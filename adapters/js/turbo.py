@@ -5,13 +5,16 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
 
 - ``peerDependencies`` are not edges; the other three dependency fields are.
 - ``workspace:`` specs always link, *whatever the range* (``workspace:^2.0.0`` on a
-  1.0.0 package links -- pnpm would not); aliases and ``workspace:../dir`` paths too.
+  1.0.0 package links -- pnpm would not); ``workspace:../dir`` paths too; aliases
+  (``workspace:@p/a@^1``) only when their range is satisfied (``turbo_workspace_target``).
 - Everything else links only when the workspace "links workspace packages": always
   for npm/yarn/bun, for pnpm only with ``link-workspace-packages=true`` in ``.npmrc`` or
   ``linkWorkspacePackages`` in pnpm-workspace.yaml (turbo reads both; pnpm 12 only the
-  latter). Then ``link:``/``file:`` paths to a workspace dir link, and a name link
+  latter). Then ``link:``/``file:`` specs link to the package the dependency names
+  (the path is not checked), and a name links
   when the version satisfies the range -- or when either side is not semver (``latest``
-  links, measured), and ``npm:<range>`` is read as its range.
+  links, measured), and ``npm:<range>`` is read as its range; ``*`` links any version,
+  and a package without a version links for ``*`` only (``version_links``).
 - The root package is a node ``//``: every package without workspace dependencies
   depends on ``//``, and ``//`` depends on what the root package.json lists. So a
   package the root depends on has every package as a dependent. ``//`` itself never
@@ -28,10 +31,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
 from ctxsel.adapters.base import AdapterOptions
 from ctxsel.cache import InputTracker
-from ctxsel.errors import ToolError
+from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph
 
-from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, resolve_path, workspace_target
+from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, resolve_path
 
 if TYPE_CHECKING:  # pragma: no cover
     from .workspace import JsPackage, JsWorkspace
@@ -65,6 +68,83 @@ def turbo_tasks(config: dict[str, Any]) -> dict[str, Any]:
     return tasks if isinstance(tasks, dict) else {}
 
 
+#: package.json fields turbo 2 parses with a type: a value of another type (``null`` too) makes
+#: every turbo command fail with "Unable to parse package.json" (measured)
+TYPED_STRING_FIELDS = ("name", "version", "packageManager")
+TYPED_MAP_FIELDS = (
+    "scripts", "dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "resolutions",
+)
+
+
+def manifest_problem(manifest: dict[str, Any], is_root: bool) -> str | None:
+    """Why turbo refuses this package.json, or None when it reads it."""
+    for key in TYPED_STRING_FIELDS:
+        if key in manifest and not isinstance(manifest[key], str):
+            return f"turbo expects {key!r} to be a string"
+    for key in TYPED_MAP_FIELDS:
+        if key in manifest:
+            value = manifest[key]
+            if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+                return f"turbo expects {key!r} to map names to strings"
+    if not is_root and manifest.get("name") == "":
+        return "turbo requires a non-empty 'name' (a missing name leaves the package out)"
+    return None
+
+
+def check_unique_names(ws: JsWorkspace) -> None:
+    """turbo 2 refuses a workspace where two packages share a name ("Failed to add workspace
+    ... it already exists", measured) -- pnpm picks by version, turbo stops. The root is
+    ``//``, so its own name may repeat a package's."""
+    for name, same in sorted(ws.by_name().items()):
+        packages = [p for p in same if not p.is_root]
+        if len(packages) > 1:
+            where = " and ".join(f"{p.dir}/package.json" for p in packages)
+            raise ParseError(
+                f"turbo needs unique package names, and {name!r} is used by {where}",
+                Location(f"{packages[1].dir}/package.json"),
+            )
+
+
+def turbo_workspace_target(
+    pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
+) -> JsPackage | None:
+    """Where turbo 2 links a ``workspace:`` spec (measured):
+
+    - ``workspace:../dir`` -- the package in that directory;
+    - ``workspace:<alias>@<range>`` (split at the *last* ``@``) -- the package named
+      ``alias`` when ``version_links`` accepts the range: ``workspace:@p/a@^9`` on 1.0.0 is
+      no edge, nor are ``workspace:@p/a@`` and ``workspace:@p/a`` (an empty alias);
+    - anything else (``*``, ``^9``, ``latest``) -- the package named ``dep_name``,
+      whatever the range.
+    """
+    rest = spec[len(WORKSPACE_PROTOCOL):]
+    if rest.startswith((".", "/")):
+        return dirs.get(resolve_path(pkg, rest))
+    if "@" in rest:
+        alias, _, wanted = rest.rpartition("@")
+        found = names.get(alias)
+        return found[0] if found and wanted and version_links(found[0].version, wanted) else None
+    found = names.get(dep_name)
+    return found[0] if found else None
+
+
+def version_links(version: str | None, wanted: str) -> bool:
+    """Does a plain (or ``npm:``) spec ``wanted`` link to a workspace package at ``version``?
+
+    turbo 2, measured: ``*`` always links (prereleases too); a package without a version
+    (or with ``""``) links for nothing else; otherwise the range must be satisfied --
+    unless either side is not semver (``latest``, ``1.0``), which turbo counts as a link.
+    """
+    if wanted == "*":
+        return True
+    if not version:
+        return False
+    from . import semver  # only while building a graph (see ``packages``)
+
+    ok = semver.satisfies(version, wanted)
+    return ok is None or ok
+
+
 class TurboAdapter(PackageGraphAdapter):
     name: ClassVar[str] = "turbo"
     tools: ClassVar[tuple[str, ...]] = ("turbo",)
@@ -88,23 +168,39 @@ class TurboAdapter(PackageGraphAdapter):
 
     # ------------------------------------------------------------ graph
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
-        """turbo leaves out a package without a ``name`` (``turbo ls`` does not list it, measured)."""
+        """turbo leaves out a package without a ``name`` (``turbo ls`` does not list it, measured),
+        and refuses to run at all on a package.json whose known fields have the wrong type."""
         ws = super().workspace(tracker)
+        for pkg in ws.packages:
+            problem = manifest_problem(pkg.manifest, pkg.is_root)
+            if problem:
+                where = f"{pkg.dir}/package.json" if pkg.dir else "package.json"
+                raise ParseError(problem, Location(where))
         unnamed = [p for p in ws.packages if not p.name and not p.is_root]
         if unnamed:
             ws.packages = [p for p in ws.packages if p.name or p.is_root]
             ws.warnings.append("turbo ignores packages without a name: " + ", ".join(p.dir for p in unnamed))
+        check_unique_names(ws)
         return ws
 
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
         from .workspace import read_jsonc  # only while building a graph (see ``packages``)
 
-        self.root_tasks = turbo_tasks(read_jsonc(self.root / TURBO_JSON, tracker))
+        config = read_jsonc(self.root / TURBO_JSON, tracker)
+        self.root_tasks = turbo_tasks(config)
+        if "pipeline" in config:
+            # read as v1 tasks on purpose (a turbo 1 repo), but turbo 2 refuses the file (measured)
+            self.warn(f'{TURBO_JSON}: turbo 2 refuses "pipeline" (renamed "tasks" in 2.0); read as turbo 1 tasks')
         self.package_tasks = {}
         for pkg in ws.packages:
             own = self.root / pkg.dir / TURBO_JSON
             if pkg.dir and tracker.exists(own):
-                self.package_tasks[pkg.dir] = turbo_tasks(read_jsonc(own, tracker))
+                config = read_jsonc(own, tracker)
+                if "extends" not in config:
+                    # turbo 2 stops every command here ('No "extends" key found', measured); a
+                    # warning rather than an error, so the answer still shows what the file means
+                    self.warn(f'{pkg.dir}/{TURBO_JSON}: turbo refuses a package turbo.json without "extends": ["//"]')
+                self.package_tasks[pkg.dir] = turbo_tasks(config)
         if ws.manager != "pnpm":
             self.link_workspace_packages = True
             return
@@ -118,6 +214,11 @@ class TurboAdapter(PackageGraphAdapter):
         from_yaml = ws.settings.get("linkWorkspacePackages") in (True, "true", "deep")
         self.link_workspace_packages = from_npmrc or from_yaml
 
+    def warn(self, text: str) -> None:
+        """A warning carried with the graph (so a cache hit prints it too), once."""
+        if text not in self.warnings:
+            self.warnings.append(text)
+
     def assign_ids(self, ws: JsWorkspace) -> dict[str, str]:
         ids = super().assign_ids(ws)
         ids[""] = ROOT_ID
@@ -127,23 +228,22 @@ class TurboAdapter(PackageGraphAdapter):
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
     ) -> JsPackage | None:
         if spec.startswith(WORKSPACE_PROTOCOL):
-            return workspace_target(pkg, dep_name, spec, names, dirs, check_range=False)
+            return turbo_workspace_target(pkg, dep_name, spec, names, dirs)
         if not self.link_workspace_packages:
             return None
         protocol, sep, rest = spec.partition(":")
         if sep and protocol in ("file", "link"):
-            return dirs.get(resolve_path(pkg, rest))
+            # turbo 2 links the package the dependency *names*, wherever the path points
+            # (``"@p/a": "link:../b"`` is an edge to @p/a, ``link:`` alone too; measured)
+            found = names.get(dep_name)
+            return found[0] if found else None
         if sep and protocol != "npm":
             return None
         wanted = rest if sep else spec
         found = names.get(dep_name)
         if not found:
             return None
-        target = found[0]
-        from . import semver  # only while building a graph (see ``packages``)
-
-        ok = semver.satisfies(target.version or "", wanted)
-        return target if ok is None or ok else None
+        return found[0] if version_links(found[0].version, wanted) else None
 
     def finish(self, graph: BuildGraph, ws: JsWorkspace, ids: dict[str, str]) -> None:
         for pkg in ws.packages:
@@ -152,11 +252,15 @@ class TurboAdapter(PackageGraphAdapter):
                 graph.add_edge(nid, ROOT_ID, IMPLICIT)
 
     def has_test(self, pkg: JsPackage) -> bool:
-        if pkg.is_root or "test" not in pkg.scripts:
+        """``scripts.test`` plus a ``test`` task; the root (``//``) runs one only as ``//#test``."""
+        if "test" not in pkg.scripts:
             return False
-        if "test" in self.root_tasks or f"{pkg.name}#test" in self.root_tasks:
-            return True
-        return "test" in self.package_tasks.get(pkg.dir, {})
+        if pkg.is_root:
+            return f"{ROOT_ID}#test" in self.root_tasks
+        own = self.package_tasks.get(pkg.dir, {})
+        if own.get("test") == {"extends": False}:
+            return False  # the package opts out of the root's task (turbo 2.11, measured)
+        return "test" in own or "test" in self.root_tasks or f"{pkg.name}#test" in self.root_tasks
 
     # ------------------------------------------------------------ tool mode
     def load_tool(self, tracker: InputTracker) -> BuildGraph:
@@ -199,6 +303,20 @@ class TurboAdapter(PackageGraphAdapter):
     # ------------------------------------------------------------ answers
     def reportable(self, graph: BuildGraph, node_id: str) -> bool:
         return node_id != ROOT_ID and super().reportable(graph, node_id)
+
+    def test_nodes(self, graph: BuildGraph, ids: Iterable[str]) -> list[str]:
+        """The packages' tests, and ``//#test`` when ``//`` is a dependent too.
+
+        ``//`` is never reported in a blast radius (``turbo ls`` hides it), but
+        ``turbo run test --filter=...X`` runs ``//#test`` when the root depends on X
+        (measured). ``ids`` lacks ``//``, so it is a dependent exactly when one of the
+        root's own dependencies is among ``ids``.
+        """
+        ids = set(ids)
+        tests = super().test_nodes(graph, ids)
+        if ROOT_ID in graph and graph.node(ROOT_ID).is_test and ids & set(graph.dependencies(ROOT_ID)):
+            tests = sorted([*tests, ROOT_ID])
+        return tests
 
     def blast_radius(self, graph: BuildGraph, roots: Iterable[str], depth: int | None = None) -> dict[str, int]:
         """``turbo ls --filter=...//`` selects nothing, so a change owned by ``//`` (a root

@@ -32,6 +32,10 @@ from . import MANIFEST, PNPM_WORKSPACE  # noqa: F401  (importers of this module 
 
 #: directories no package manager searches for workspace packages
 SKIP_DIRS = frozenset({"node_modules", "bower_components"})
+#: the manifest names pnpm reads, in its order: pnpm 12 takes a directory holding only a
+#: ``package.yaml`` as a project (measured; ``package.json5`` it does not); npm, yarn and
+#: turbo read ``package.json`` alone
+PNPM_MANIFESTS = (MANIFEST, "package.yaml")
 
 
 @dataclass
@@ -122,12 +126,34 @@ def read_jsonc(path: Path, tracker: InputTracker) -> dict[str, Any]:
     return _json_object(strip_jsonc(tracker.read_text(path).lstrip("\ufeff")), path, tracker)
 
 
-def _read_yaml(path: Path, tracker: InputTracker) -> dict[str, Any]:
+def _strict_loader() -> type:
+    """A SafeLoader that rejects a key repeated in one mapping, as pnpm 12 does
+    (``duplicate mapping key: packages``, measured) -- PyYAML would keep the last one."""
+    import yaml
+
+    class StrictLoader(yaml.SafeLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: set[tuple[str, str]] = set()
+            for key_node, _ in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                    continue  # ``<<: *anchor`` may legitimately be overridden by the keys beside it
+                key = (key_node.tag, key_node.value)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate mapping key: {key_node.value}", key_node.start_mark
+                    )
+                seen.add(key)
+            return super().construct_mapping(node, deep)
+
+    return StrictLoader
+
+
+def _read_yaml(path: Path, tracker: InputTracker, expected: str = "a YAML mapping (packages: [...])") -> dict[str, Any]:
     import yaml  # only when the graph is rebuilt: yaml costs ~30 ms to import
 
     text = tracker.read_text(path)
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_strict_loader())  # noqa: S506 -- a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -136,12 +162,20 @@ def _read_yaml(path: Path, tracker: InputTracker) -> dict[str, Any]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ParseError("expected a YAML mapping (packages: [...])", Location(_display(path, tracker), 1))
+        raise ParseError(f"expected {expected}", Location(_display(path, tracker), 1))
     return data
 
 
-def read_package(root: Path, rel: str, tracker: InputTracker, is_root: bool = False) -> JsPackage:
-    manifest = read_json(root / rel / MANIFEST if rel else root / MANIFEST, tracker)
+def read_package(
+    root: Path, rel: str, tracker: InputTracker, is_root: bool = False, manifests: tuple[str, ...] = (MANIFEST,)
+) -> JsPackage:
+    """The package in ``rel``, read from the first of ``manifests`` it has (package.json if none)."""
+    base = root / rel if rel else root
+    found = next((m for m in manifests if tracker.exists(base / m)), MANIFEST)
+    if found.endswith(".yaml"):
+        manifest = _read_yaml(base / found, tracker, "a YAML mapping (name: ...)")
+    else:
+        manifest = read_json(base / MANIFEST, tracker)
     name = manifest.get("name")
     version = manifest.get("version")
     scripts = manifest.get("scripts")
@@ -168,16 +202,23 @@ def _expand_braces(pattern: str) -> list[str]:
 
 
 def _segments(pattern: str) -> list[str]:
-    """Path segments of a workspace glob; ``./x/``, ``x/package.json`` and ``.`` normalised."""
-    pattern = pattern.strip().replace("\\", "/")
+    """Path segments of a workspace glob; ``./x/`` and ``.`` normalised.
+
+    A trailing ``package.json`` stays a directory name: every tool appends its own
+    ``/package.json`` to the pattern, so ``p/*/package.json`` selects nothing in pnpm 12,
+    turbo 2 (measured) and npm (``@npmcli/map-workspaces``). Blanks are not trimmed
+    either: `` p/*`` names a directory `` p`` for pnpm and turbo (measured).
+    """
+    pattern = pattern.replace("\\", "/")
     parts = [p for p in pattern.split("/") if p not in ("", ".")]
-    if parts and parts[-1] == MANIFEST:
-        parts.pop()
     return parts
 
 
-def _segment_regex(seg: str) -> str:
-    """One path segment of a glob as a regex (``*`` stays within the segment)."""
+def _segment_regex(seg: str, dot: bool = False) -> str:
+    """One path segment of a glob as a regex (``*`` stays within the segment).
+
+    Without ``dot`` a wildcard never matches a leading ``.`` (fast-glob's ``dot: false``).
+    """
     out: list[str] = []
     i = 0
     while i < len(seg):
@@ -206,7 +247,7 @@ def _segment_regex(seg: str) -> str:
             out.append(re.escape(c))
         i += 1
     # dot: false -- a wildcard never matches a leading dot unless the pattern spells it
-    prefix = "" if seg.startswith(".") else "(?!\\.)"
+    prefix = "" if dot or seg.startswith(".") else "(?!\\.)"
     return prefix + "".join(out)
 
 
@@ -214,28 +255,41 @@ def _has_magic(seg: str) -> bool:
     return any(c in seg for c in "*?[")
 
 
-def _path_regex(parts: list[str]) -> re.Pattern[str]:
+def _path_regex(parts: list[str], dot: bool = False) -> re.Pattern[str]:
     """A whole-path matcher for ``!negations``: ``**`` spans zero or more directories."""
     body = ""
     for seg in parts:
-        body += "(?:[^/]+/)*" if seg == "**" else _segment_regex(seg) + "/"
+        body += "(?:[^/]+/)*" if seg == "**" else _segment_regex(seg, dot) + "/"
     return re.compile(body)
 
 
-def _is_real_dir(entry: os.DirEntry[str]) -> bool:
-    """A directory that is not a symlink. pnpm's wildcards never enter a symlinked
-    directory (measured: pnpm 12.4.2 with ``packages/*`` and ``packages/**``; a literal path is
-    followed), and skipping them keeps a symlink loop from multiplying the walk."""
+def _is_real_dir(entry: os.DirEntry[str], follow: bool = False) -> bool:
+    """A directory that is not a symlink (with ``follow``: a directory or a link to one).
+
+    pnpm's wildcards never enter a symlinked directory (measured: pnpm 12.4.2 with
+    ``packages/*`` and ``packages/**``; a literal path is followed); turbo 2's do, and
+    name the package by the link's path (measured). ``_walk`` keeps a symlink loop from
+    multiplying the walk.
+    """
     try:
-        return entry.is_dir(follow_symlinks=False)
+        return entry.is_dir(follow_symlinks=follow)
     except OSError:
         return False
 
 
-def _walk(root: Path, parts: list[str], tracker: InputTracker) -> set[str]:
-    """Directories (repo-relative) matching the glob segments, found by listing only what the glob can reach."""
+def _walk(root: Path, parts: list[str], tracker: InputTracker, dot: bool = False, follow: bool = False) -> set[str]:
+    """Directories (repo-relative) matching the glob segments, found by listing only what the glob can reach.
+
+    ``..`` steps to the parent of each directory reached so far (``a/*/../b`` is ``a/b``
+    when ``a`` has a subdirectory), as pnpm 12 and turbo 2 do (measured); a step above
+    the repository root ends the walk, since ctxsel never lists directories outside it
+    (the tools would, and ``../<root name>/x`` would come back in). With ``dot``,
+    wildcards match dot-directories too; with ``follow`` they enter symlinked directories
+    (both turbo), a directory reached twice by ``**`` through links being walked once.
+    """
     found: set[str] = set()
     seen: set[tuple[str, int]] = set()
+    walked: set[tuple[str, int]] = set()  # (real path, segment) ``**`` has listed (``follow``): a link loop ends here
     stack: list[tuple[str, int]] = [("", 0)]
     while stack:
         rel, i = stack.pop()
@@ -249,22 +303,29 @@ def _walk(root: Path, parts: list[str], tracker: InputTracker) -> set[str]:
         base = root / rel if rel else root
         if seg == "**":
             stack.append((rel, i + 1))  # ** matches zero directories
+            if follow:
+                real = (os.path.realpath(base), i)
+                if real in walked:
+                    continue
+                walked.add(real)
             for entry in tracker.scandir(base):
-                if entry.name in SKIP_DIRS or entry.name.startswith(".") or not _is_real_dir(entry):
+                hidden = entry.name.startswith(".") and not dot
+                if entry.name in SKIP_DIRS or hidden or not _is_real_dir(entry, follow):
                     continue
                 stack.append((f"{rel}/{entry.name}" if rel else entry.name, i))
+        elif seg == "..":
+            if rel:  # "" has no parent inside the repository
+                stack.append((rel.rpartition("/")[0], i + 1))
         elif not _has_magic(seg):
-            if seg == "..":
-                continue  # a workspace never reaches outside its root
             if seg not in SKIP_DIRS:
                 child = f"{rel}/{seg}" if rel else seg
                 tracker.note(root / child)  # so creating it later invalidates the cache
                 if os.path.isdir(root / child):
                     stack.append((child, i + 1))
         else:
-            rx = re.compile(_segment_regex(seg))
+            rx = re.compile(_segment_regex(seg, dot))
             for entry in tracker.scandir(base):
-                if entry.name in SKIP_DIRS or not _is_real_dir(entry) or not rx.fullmatch(entry.name):
+                if entry.name in SKIP_DIRS or not _is_real_dir(entry, follow) or not rx.fullmatch(entry.name):
                     continue
                 stack.append((f"{rel}/{entry.name}" if rel else entry.name, i + 1))
     return found
@@ -274,13 +335,19 @@ def _walk(root: Path, parts: list[str], tracker: InputTracker) -> set[str]:
 #: "ignore" -- a negation removes matching directories whatever its position (pnpm: fast-glob's ``ignore``);
 #: "npm" -- a positive glob that a *previous* negation matches cancels that negation
 #: (``@npmcli/map-workspaces``: ``["packages/**", "!packages/b/**", "packages/b/a"]`` keeps all of packages/b);
-#: "turbo" -- a literal path (no wildcard) is a package whatever the negations say (turbo 2, measured).
-NEGATION_RULES = ("ignore", "npm", "turbo")
+#: "turbo" -- turbo 2's own globbing (measured): a literal path (no wildcard) is a package whatever
+#: the negations say, even inside ``node_modules``; a negation excludes every path it matches
+#: *and everything below it*, files included (``!a/*`` matches ``a/package.json``, so it drops
+#: ``a`` as well as ``a/b`` and ``a/b/c``); and wildcards match dot-directories.
+#: "pnpm" -- "ignore", plus two things pnpm 12's globbing does (measured): an absolute pattern
+#: (``/a``) selects nothing, and a brace alternative cannot start a segment with a dot
+#: (``a/{b,.d}`` is ``a/b`` only; ``a/.d`` and ``a/.{d,e}`` spell the dot and match).
+NEGATION_RULES = ("ignore", "npm", "turbo", "pnpm")
 
 
 def expand_globs(
     root: Path, patterns: list[str], tracker: InputTracker, warnings: list[str] | None = None, source: str = "",
-    negation_rule: str = "ignore",
+    negation_rule: str = "ignore", manifests: tuple[str, ...] = (MANIFEST,),
 ) -> list[str]:
     """Repo-relative directories holding a ``package.json`` that the workspace globs select.
 
@@ -294,6 +361,8 @@ def expand_globs(
     for pattern in patterns:
         if not isinstance(pattern, str) or not pattern.strip():
             continue
+        if negation_rule == "npm":
+            pattern = _npm_bangs(pattern)
         if pattern.startswith("!"):
             negations.append(pattern[1:])
             continue
@@ -301,27 +370,98 @@ def expand_globs(
             written = re.sub(r"^\.?/+", "", pattern).rstrip("/") + "/"
             negations = [n for n in negations if not _negation_rx(re.sub(r"^\.?/+", "", n)).fullmatch(written)]
         positives.append(pattern)
-    negation_rxs = [_negation_rx(alt) for n in negations for alt in _expand_braces(n)]
+    turbo = negation_rule == "turbo"
+    negation_rxs = [_negation_rx(alt, dot=turbo) for n in negations for alt in _expand_braces(n)]
+    if negation_rule == "npm":
+        positives = _npm_drop_negated_patterns(positives, negation_rxs)
     dirs: set[str] = set()
     literal: set[str] = set()
     for pattern in positives:
+        is_literal = turbo and not any(_has_magic(seg) for seg in _segments(pattern)) and "{" not in pattern
         matched: set[str] = set()
-        for alt in _expand_braces(pattern):
-            for rel in _walk(root, _segments(alt), tracker):
-                if tracker.exists(root / rel / MANIFEST if rel else root / MANIFEST):
+        for alt in _pnpm_alternatives(pattern) if negation_rule == "pnpm" else _expand_braces(pattern):
+            parts = _segments(alt)
+            found = _literal_dir(root, parts, tracker) if is_literal else _walk(root, parts, tracker, dot=turbo, follow=turbo)
+            for rel in found:
+                if any(tracker.exists(root / rel / m if rel else root / m) for m in manifests):
                     matched.add(rel)
         if not matched and warnings is not None:
             where = f"{source}: " if source else ""
             warnings.append(f"{where}workspace glob {pattern!r} matches no package.json")
-        if negation_rule == "turbo" and not any(_has_magic(seg) for seg in _segments(pattern)) and "{" not in pattern:
+        if is_literal:
             literal |= matched
         dirs |= matched
-    kept = [d for d in dirs if d in literal or not any(rx.fullmatch(d + "/" if d else "") for rx in negation_rxs)]
+    excluded = _turbo_excluded if turbo else _excluded
+    kept = [d for d in dirs if d in literal or not excluded(d, negation_rxs)]
     return sorted(kept)
 
 
-def _negation_rx(pattern: str) -> re.Pattern[str]:
-    return _path_regex(_segments(pattern))
+def _pnpm_alternatives(pattern: str) -> list[str]:
+    """The brace expansions pnpm 12 globs: none for an absolute pattern, and none that puts a
+    dot at the start of a segment the pattern did not start with a dot (``_segments`` index
+    by index; braces holding ``/`` shift the segments, and are then taken as written)."""
+    if pattern.startswith("/"):
+        return []
+    written = _segments(pattern)
+    out: list[str] = []
+    for alt in _expand_braces(pattern):
+        parts = _segments(alt)
+        dotted = [seg.startswith(".") and seg != ".." and not orig.startswith(".") for seg, orig in zip(parts, written)]
+        if len(parts) == len(written) and any(dotted):
+            continue
+        out.append(alt)
+    return out
+
+
+def _npm_drop_negated_patterns(positives: list[str], negation_rxs: list[re.Pattern[str]]) -> list[str]:
+    """npm drops a positive pattern whose *text* a negation matches, before globbing
+    (``minimatch.match(patterns, negated)`` in ``@npmcli/map-workspaces``): with
+    ``["a/**", "!a/*"]`` the text ``a/**`` matches ``a/*``, so npm has no workspaces at all
+    (npm 11, measured) -- not even ``a/b/c``, which ``!a/*`` alone would keep."""
+    def written(pattern: str) -> str:
+        return re.sub(r"^\.?/+", "", pattern).rstrip("/") + "/"
+
+    return [p for p in positives if not any(rx.fullmatch(written(p)) for rx in negation_rxs)]
+
+
+def _npm_bangs(pattern: str) -> str:
+    """npm reads leading ``!``s by parity (``@npmcli/map-workspaces``): ``!!a`` is ``a``,
+    ``!!!a`` is ``!a``; so one ``!`` or none is left."""
+    bangs = len(pattern) - len(pattern.lstrip("!"))
+    return ("!" if bangs % 2 else "") + pattern[bangs:]
+
+
+def _excluded(rel: str, negation_rxs: list[re.Pattern[str]]) -> bool:
+    """fast-glob's ``ignore`` and npm: a negation matches the package directory itself."""
+    return any(rx.fullmatch(rel + "/" if rel else "") for rx in negation_rxs)
+
+
+def _turbo_excluded(rel: str, negation_rxs: list[re.Pattern[str]]) -> bool:
+    """turbo: a negation that matches the directory, one of its parents or its package.json."""
+    parts = rel.split("/") if rel else []
+    paths = ["/".join(parts[: i + 1]) + "/" for i in range(len(parts))]
+    paths.append(f"{rel}/{MANIFEST}/" if rel else f"{MANIFEST}/")
+    return any(rx.fullmatch(path) for rx in negation_rxs for path in paths)
+
+
+def _literal_dir(root: Path, parts: list[str], tracker: InputTracker) -> set[str]:
+    """The one directory a wildcard-free pattern names (``..`` resolved), for turbo, which
+    takes a literal workspace path as written -- inside ``node_modules`` too (measured)."""
+    out: list[str] = []
+    for seg in parts:
+        if seg == "..":
+            if not out:
+                return set()  # above the repository root: never listed
+            out.pop()
+        else:
+            out.append(seg)
+    rel = "/".join(out)
+    tracker.note(root / rel if rel else root)
+    return {rel} if os.path.isdir(root / rel if rel else root) else set()
+
+
+def _negation_rx(pattern: str, dot: bool = False) -> re.Pattern[str]:
+    return _path_regex(_segments(pattern), dot)
 
 
 # ---------------------------------------------------------------------- discovery
@@ -335,7 +475,7 @@ def workspace_globs(root: Path, tracker: InputTracker) -> tuple[str, list[str], 
             packages = []
         if not isinstance(packages, list):
             raise ParseError("'packages' must be a list of globs", Location(_display(pnpm_file, tracker)))
-        return "pnpm", [str(p) for p in packages], settings, PNPM_WORKSPACE
+        return "pnpm", [_glob_text(p, i, pnpm_file, tracker) for i, p in enumerate(packages)], settings, PNPM_WORKSPACE
     manifest = read_json(root / MANIFEST, tracker) if tracker.exists(root / MANIFEST) else {}
     declared = manifest.get("workspaces")
     if isinstance(declared, dict):  # yarn classic: {"packages": [...], "nohoist": [...]}
@@ -344,8 +484,23 @@ def workspace_globs(root: Path, tracker: InputTracker) -> tuple[str, list[str], 
     return detect_manager(root) or "npm", globs, {}, MANIFEST
 
 
-def discover(root: Path, tracker: InputTracker, negation_rule: str = "ignore") -> JsWorkspace:
-    """The root package and every workspace package, parsed.
+def _glob_text(item: Any, index: int, path: Path, tracker: InputTracker) -> str:
+    """One ``packages:`` entry as pnpm 12 reads it: scalars become their YAML text
+    (``1``, ``true``); ``null``, lists and mappings are an error there (measured), so here too."""
+    if isinstance(item, bool):
+        return "true" if item else "false"
+    if isinstance(item, (str, int, float)):
+        return str(item)
+    what = "null" if item is None else type(item).__name__
+    where = Location(_display(path, tracker))
+    raise ParseError(f"'packages' entry {index + 1} is {what}, expected a glob string", where)
+
+
+def discover(
+    root: Path, tracker: InputTracker, negation_rule: str = "ignore", manifests: tuple[str, ...] = (MANIFEST,)
+) -> JsWorkspace:
+    """The root package and every workspace package, parsed; a package directory is one
+    holding one of ``manifests`` (``PNPM_MANIFESTS`` for pnpm).
 
     Packages with the same name are all kept (``by_name`` lists them in directory
     order) and a warning names their directories; each adapter decides which one a
@@ -357,9 +512,9 @@ def discover(root: Path, tracker: InputTracker, negation_rule: str = "ignore") -
         raise ParseError("no package.json at the workspace root", Location(_display(root / MANIFEST, tracker)))
     manager, globs, settings, source = workspace_globs(root, tracker)
     warnings: list[str] = []
-    dirs = expand_globs(root, globs, tracker, warnings, source, negation_rule)
+    dirs = expand_globs(root, globs, tracker, warnings, source, negation_rule, manifests)
     packages = [read_package(root, "", tracker, is_root=True)] if has_root_manifest else []
-    packages += [read_package(root, d, tracker) for d in dirs if d != ""]
+    packages += [read_package(root, d, tracker, manifests=manifests) for d in dirs if d != ""]
     ws = JsWorkspace(root=root, manager=manager, globs=globs, packages=packages, settings=settings, warnings=warnings)
     for name, same in sorted(ws.by_name().items()):
         if len(same) > 1:

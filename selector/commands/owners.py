@@ -8,6 +8,7 @@ level, else ``--repo``/the current directory. So it works in any repository.
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 from typing import List, Optional
 
@@ -75,7 +76,13 @@ def repo_relative(spec: str, root: Path) -> str:
         rel = inside(from_cwd)
         if rel is not None:
             return rel
-    return spec.replace(os.sep, "/")
+    # Repo-relative from here on. ``..`` is resolved first: unresolved, a GitHub ``*``
+    # matched "../other-repo/x" (owners of a file that is not in the repository), and
+    # "docs/../a.txt" missed the rules written for "a.txt".
+    norm = posixpath.normpath(spec.replace(os.sep, "/"))
+    if norm == ".." or norm.startswith("../"):
+        raise UserError(f"{spec} is outside the repository {root}")
+    return "" if norm == "." else norm
 
 
 def owners_question(opts: GlobalOptions, paths: List[str], unowned: Optional[str] = None,

@@ -9,6 +9,8 @@ when the tests that the staged change can break fail. Nothing to test is a succe
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 from typing import Optional
@@ -60,15 +62,76 @@ def pre_commit(
         raise typer.Exit(_run(sel.argv, str(ws.root), timeout, sel.command, opts.quiet))
 
 
+KILL_GRACE = 5.0  # seconds between SIGTERM and SIGKILL when --timeout stops the tests
+
+
 def _run(argv: list[str], cwd: str, timeout: float | None, shown: str, quiet: bool) -> int:
-    """Run the tests in the workspace root with this process's stdin/stdout/stderr."""
+    """Run the tests in the workspace root with this process's stdin/stdout/stderr.
+
+    Outside an interactive terminal (a git hook, the pre-commit framework, CI) the
+    tests get a process group of their own so that ``--timeout`` stops all of them:
+    runners fork workers (pnpm a shell per package, jest its workers), and killing
+    only the direct child left those running and holding the hook's output pipe, so
+    the pre-commit framework waited for them long after ``--timeout``. At a terminal
+    the tests stay in ctxsel's job, where ^C and ^Z reach them as the shell intends.
+    """
     if not quiet:
         print(f"ctxsel: running: {shown}", file=sys.stderr)
+    isolate = os.name == "posix" and _foreground_tty() is None
     try:
-        return subprocess.run(argv, cwd=cwd, timeout=timeout).returncode
+        proc = subprocess.Popen(argv, cwd=cwd, **(_own_process_group() if isolate else {}))
     except FileNotFoundError:
         raise ToolError(f"cannot run {argv[0]!r}: not found on PATH",
                         hint="install the build tool, or run the printed command yourself") from None
+    try:
+        code = proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
+        _stop(proc, isolate)
         print(f"ctxsel: the tests ran longer than --timeout {timeout:.0f} s and were stopped", file=sys.stderr)
         return 124
+    except KeyboardInterrupt:  # ^C reached ctxsel (in a hook: git's process group): pass it on
+        _stop(proc, isolate, signal.SIGINT)
+        return 130
+    return 128 - code if code < 0 else code  # killed by signal N: exit 128+N, as a shell reports it
+
+
+def _own_process_group() -> dict:
+    """Popen arguments that start the tests as the leader of a new process group."""
+    if sys.version_info >= (3, 11):
+        return {"process_group": 0}
+    return {"preexec_fn": os.setpgrp}  # pragma: no cover - Python 3.10
+
+
+def _stop(proc: subprocess.Popen, whole_group: bool, first: int = signal.SIGTERM) -> None:
+    """Stop the tests: ``first``, then SIGKILL after ``KILL_GRACE`` -- to their whole
+    process group when they have one, else to the direct child (at a terminal ^C has
+    already reached the tests themselves, so they only get the grace period)."""
+    if whole_group:
+        _signal_group(proc.pid, first)
+    elif first != signal.SIGINT:
+        proc.send_signal(first)
+    try:
+        proc.wait(timeout=KILL_GRACE)
+    except subprocess.TimeoutExpired:
+        pass
+    if whole_group:
+        _signal_group(proc.pid, signal.SIGKILL)  # workers that outlived their leader, or ignored ``first``
+    elif proc.poll() is None:
+        proc.kill()
+    proc.wait()
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _foreground_tty() -> int | None:
+    """stdin's fd when it is a terminal whose foreground job is ours, else None."""
+    try:
+        fd = sys.stdin.fileno()
+        return fd if os.isatty(fd) and os.tcgetpgrp(fd) == os.getpgrp() else None
+    except (OSError, ValueError, AttributeError):
+        return None
