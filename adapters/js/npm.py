@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import ClassVar
 
 from ctxsel.cache import InputTracker
-from ctxsel.errors import Location, ParseError, ToolError, UserError
+from ctxsel.errors import ToolError, UserError
 from ctxsel.graph import BuildGraph
 
 from . import semver
 from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, resolve_path, workspace_target
-from .workspace import PNPM_WORKSPACE, JsPackage, JsWorkspace, detect_manager, root_manifest, yarn_is_berry
+from .workspace import (PNPM_WORKSPACE, JsPackage, JsWorkspace, detect_manager, require_unique_names, root_manifest,
+                        yarn_is_berry)
 
 #: specs npm links to a workspace package whatever its version (even none, or ``1.0``);
 #: ``x`` is an ordinary range there, which a version that is not semver fails (npm 11, measured)
@@ -67,22 +68,9 @@ class NpmAdapter(PackageGraphAdapter):
             for pkg in ws.packages:
                 if not pkg.name and not pkg.is_root:
                     pkg.name = name_from_folder(pkg.dir)
-        self.check_unique_names(ws)
+        # npm's EDUPLICATEWORKSPACE and yarn's "Duplicate workspace name"; the root is no workspace for npm
+        require_unique_names(ws, f"{self.name} needs unique workspace names")
         return ws
-
-    def check_unique_names(self, ws: JsWorkspace) -> None:
-        """Two workspaces with one name stop npm (``EDUPLICATEWORKSPACE`` in
-        ``@npmcli/map-workspaces``: "must not have multiple workspaces with the same name")
-        and yarn ("Duplicate workspace name"), so they stop ctxsel too rather than it
-        guessing which one a dependency means. The root is not a workspace for npm."""
-        for name, same in sorted(ws.by_name().items()):
-            packages = [p for p in same if not p.is_root]
-            if len(packages) > 1:
-                where = " and ".join(f"{p.dir}/package.json" for p in packages)
-                raise ParseError(
-                    f"{self.name} needs unique workspace names, and {name!r} is used by {where}",
-                    Location(f"{packages[1].dir}/package.json"),
-                )
 
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]

@@ -91,20 +91,6 @@ def manifest_problem(manifest: dict[str, Any], is_root: bool) -> str | None:
     return None
 
 
-def check_unique_names(ws: JsWorkspace) -> None:
-    """turbo 2 refuses a workspace where two packages share a name ("Failed to add workspace
-    ... it already exists", measured) -- pnpm picks by version, turbo stops. The root is
-    ``//``, so its own name may repeat a package's."""
-    for name, same in sorted(ws.by_name().items()):
-        packages = [p for p in same if not p.is_root]
-        if len(packages) > 1:
-            where = " and ".join(f"{p.dir}/package.json" for p in packages)
-            raise ParseError(
-                f"turbo needs unique package names, and {name!r} is used by {where}",
-                Location(f"{packages[1].dir}/package.json"),
-            )
-
-
 def turbo_workspace_target(
     pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
 ) -> JsPackage | None:
@@ -180,7 +166,10 @@ class TurboAdapter(PackageGraphAdapter):
         if unnamed:
             ws.packages = [p for p in ws.packages if p.name or p.is_root]
             ws.warnings.append("turbo ignores packages without a name: " + ", ".join(p.dir for p in unnamed))
-        check_unique_names(ws)
+        from .workspace import require_unique_names
+
+        # turbo 2 stops ("Failed to add workspace ... it already exists", measured); the root is ``//``
+        require_unique_names(ws, "turbo needs unique package names")
         return ws
 
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:

@@ -80,6 +80,17 @@ class JsWorkspace:
 
 
 # ---------------------------------------------------------------------- manifests
+def require_unique_names(ws: JsWorkspace, what: str) -> None:
+    """Stop when two packages (the root aside) share a name: npm, yarn and turbo refuse such a
+    workspace instead of picking one, so ctxsel does not guess which one a dependency means.
+    ``what`` names the tool's rule in the message ("turbo needs unique package names")."""
+    for name, same in sorted(ws.by_name().items()):
+        packages = [p for p in same if not p.is_root]
+        if len(packages) > 1:
+            where = " and ".join(f"{p.dir}/package.json" for p in packages)
+            raise ParseError(f"{what}, and {name!r} is used by {where}", Location(f"{packages[1].dir}/package.json"))
+
+
 def _display(path: Path, tracker: InputTracker) -> str:
     """A path as a user recognises it: repo-relative when inside the repo."""
     try:
