@@ -14,11 +14,14 @@ import shutil
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Iterable
+from typing import TYPE_CHECKING, ClassVar, Iterable
 
 from ctxsel.cache import InputTracker
 from ctxsel.errors import UnknownTargetError, UserError
 from ctxsel.graph import BuildGraph
+
+if TYPE_CHECKING:
+    from ctxsel.affected import ChangeSet
 
 SOURCES = ("auto", "tool", "static")
 
@@ -179,6 +182,24 @@ class Adapter(ABC):
     def test_nodes(self, graph: BuildGraph, ids: Iterable[str]) -> list[str]:
         """The test nodes among ``ids`` that this tool would run (sorted)."""
         return sorted(i for i in ids if graph.node(i).is_test)
+
+    def change_tests(self, graph: BuildGraph, changes: "ChangeSet") -> list[str] | None:
+        """The tests the tool itself selects for a change, when it selects by more than the graph.
+
+        None (the default): the test nodes in the change's blast radius. Nx 24 overrides it:
+        it picks tasks by their inputs, so a test file's change does not re-run dependents.
+        """
+        return None
+
+    def lockfile(self) -> str | None:
+        """The repo-relative lockfile whose change this tool narrows by comparing its two
+        versions (``nodes_for_lockfile_change``); None when the tool has no such rule."""
+        return None
+
+    def nodes_for_lockfile_change(self, graph: BuildGraph, before: str | None, after: str | None) -> list[str]:
+        """The nodes a change of ``lockfile()`` from ``before`` to ``after`` changes (None:
+        that side is absent). Only asked when ``lockfile()`` names a file."""
+        return self.nodes_for_changed_file(graph, self.lockfile() or "")
 
     @abstractmethod
     def test_command(self, tests: list[str]) -> list[str]:

@@ -17,12 +17,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Callable
 
 from ctxsel.adapters import Adapter
 
-from .changes import DELETED, RENAMED, ChangedFile, FileChanges
-from .errors import CtxselError
+from .changes import DELETED, RENAMED, ChangedFile, FileChanges, Git
+from .errors import CtxselError, UserError
+from .globs import GlobError, glob_regex
 from .graph import BuildGraph
 
 
@@ -62,8 +64,8 @@ class ChangeSet:
 def is_global(patterns: tuple[str, ...], path: str) -> bool:
     """Whether ``path`` matches the adapter's global-file globs, as the tools match them.
 
-    Path globs, not ``fnmatch``: ``*`` and ``?`` stay inside one directory, ``**``
-    spans any number of them (none included: ``config/**/*.json`` matches
+    Path globs (``globs.glob_regex``), not ``fnmatch``: ``*`` and ``?`` stay inside one
+    directory, ``**`` spans any number of them (none included: ``config/**/*.json`` matches
     ``config/a.json``, ``**/.env`` a root ``.env``), ``{a,b}`` is an alternation, and
     a ``!pattern`` takes paths back out (Turborepo's ``globalDependencies`` syntax).
     With fnmatch's ``*`` a ``globalDependencies: ["*.env"]`` made every ``apps/x/.env``
@@ -82,9 +84,20 @@ def _globs_regex(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern
     def union(globs: list[str]) -> re.Pattern[str]:
         if not globs:
             return re.compile(r"(?!)")
-        return re.compile(r"\A(?:" + "|".join(f"(?:{glob_to_regex(g)})" for g in globs) + r")\Z")
+        return re.compile(r"\A(?:" + "|".join(f"(?:{_glob_regex(g)})" for g in globs) + r")\Z")
 
     return union(positive), (union(negative) if negative else None)
+
+
+def _glob_regex(glob: str) -> str:
+    """``glob_regex`` of a global-file glob; one turbo refuses is the user's to fix, not a crash."""
+    try:
+        return glob_regex(glob)
+    except GlobError as exc:
+        raise UserError(
+            f"global-file glob {glob!r} (turbo.json globalDependencies) cannot be parsed: {exc}",
+            hint='turbo 2 refuses it too ("failed to parse glob expression"); fix or remove the glob',
+        ) from None
 
 
 def package_dirs(graph: BuildGraph) -> frozenset[str]:
@@ -100,79 +113,6 @@ def in_package(path: str, dirs: frozenset[str]) -> bool:
             return True
         d = d.rpartition("/")[0]
     return False
-
-
-def glob_to_regex(pattern: str) -> str:
-    """A path glob (``*``, ``?``, ``[...]``, ``{a,b}``, ``**`` segments) as regex source, unanchored."""
-    pattern = pattern.removeprefix("./")
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        at_segment_start = i == 0 or pattern[i - 1] == "/"
-        if at_segment_start and pattern.startswith("**", i) and (i + 2 == n or pattern[i + 2] == "/"):
-            if i + 2 == n:
-                out.append(".*")
-                i += 2
-            else:
-                out.append("(?:[^/]*/)*")
-                i += 3
-            continue
-        c = pattern[i]
-        if c == "*":
-            out.append("[^/]*")
-            while i + 1 < n and pattern[i + 1] == "*":
-                i += 1
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[" and "]" in pattern[i + 2:]:
-            end = pattern.index("]", i + 2)
-            body = pattern[i + 1:end]
-            negate = body[:1] in ("!", "^")
-            body = body[1:] if negate else body
-            out.append(f"(?!/)[{'^' if negate else ''}{re.escape(body).replace(chr(92) + '-', '-')}]")
-            i = end
-        elif c == "{" and "}" in pattern[i:]:
-            end = _closing_brace(pattern, i)
-            if end < 0:
-                out.append(re.escape(c))
-            else:
-                out.append("(?:" + "|".join(glob_to_regex(alt) for alt in _split_alternatives(pattern[i + 1:end])) + ")")
-                i = end
-        elif c == "\\" and i + 1 < n:
-            out.append(re.escape(pattern[i + 1]))
-            i += 1
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return "".join(out)
-
-
-def _closing_brace(pattern: str, start: int) -> int:
-    """Index of the ``}`` closing the ``{`` at ``start`` (nesting counted), or -1."""
-    depth = 0
-    for j in range(start, len(pattern)):
-        if pattern[j] == "{":
-            depth += 1
-        elif pattern[j] == "}":
-            depth -= 1
-            if depth == 0:
-                return j
-    return -1
-
-
-def _split_alternatives(body: str) -> list[str]:
-    """``a,b{c,d}`` -> ``["a", "b{c,d}"]``: commas at the top level only."""
-    parts, depth, current = [], 0, []
-    for ch in body:
-        if ch == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-            continue
-        depth += ch == "{"
-        depth -= ch == "}"
-        current.append(ch)
-    parts.append("".join(current))
-    return parts
 
 
 def change_set(
@@ -200,6 +140,7 @@ def change_set(
                     reasons[nid].append(why)
 
     global_patterns = adapter.global_files()
+    lockfile = adapter.lockfile()
     # A file inside a package is that package's change even when a global glob matches
     # it: Turborepo maps files to packages first and consults globalDependencies only
     # for files outside every package (measured with turbo 2: globalDependencies
@@ -214,7 +155,13 @@ def change_set(
             global_hits.extend(hit)
             continue
         if f.status != DELETED:
-            ids = adapter.nodes_for_changed_file(graph, f.path)
+            if f.path == lockfile and changes.base_rev:
+                # the tool compares the two versions (turbo 2 does, per package)
+                ids = adapter.nodes_for_lockfile_change(
+                    graph, _contents_at(adapter.root, changes.base_rev, f.old_path or f.path),
+                    _contents_at(adapter.root, ":" if changes.staged else changes.head_rev, f.path))
+            else:
+                ids = adapter.nodes_for_changed_file(graph, f.path)
             credit(ids, f.path)
             owned = bool(ids)
         else:
@@ -302,3 +249,16 @@ def _old_graph_or_current(
             "deleted files were mapped through the current graph"
         )
         return graph
+
+
+def _contents_at(root: Path, rev: str | None, path: str) -> str | None:
+    """``path`` (workspace-relative) as ``rev`` holds it: a commit, ``":"`` for git's index,
+    None for the working tree. None when it is absent there."""
+    if rev is None:
+        try:
+            return (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+    spec = f":./{path}" if rev == ":" else f"{rev}:./{path}"
+    proc = Git(root).run("show", spec, check=False)
+    return proc.stdout.decode("utf-8", "replace") if proc.returncode == 0 else None

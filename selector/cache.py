@@ -16,6 +16,7 @@ from typing import Callable
 
 from . import safepickle
 from .graph import BuildGraph
+from .paths import open_regular
 
 CACHE_FORMAT = 3  # bump whenever BuildGraph/Node or an adapter's output changes shape
 CACHE_DIR = ".ctxsel"
@@ -70,7 +71,7 @@ class InputTracker:
 
     def read_bytes(self, path: str | os.PathLike[str]) -> bytes:
         self.note(path)
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO planted as a manifest must not hang the run
             return fh.read()
 
     def read_text(self, path: str | os.PathLike[str]) -> str:

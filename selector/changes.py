@@ -79,6 +79,7 @@ class FileChanges:
     base_rev: str | None = None
     head_rev: str | None = None
     warnings: list[str] = field(default_factory=list)
+    staged: bool = False  # the new side is git's index, not ``head_rev`` or the working tree
 
 
 class Git:
@@ -319,8 +320,10 @@ def changed_files(
         return FileChanges(_dedupe(found), f"{base}...{head or 'HEAD'} ({mb[:10]}..{b[:10]})", mb, b)
     if staged:
         if git.has_head():
-            return FileChanges(_dedupe(git.name_status("HEAD", cached=True)), "staged changes vs HEAD", git.head())
-        return FileChanges(_dedupe(git.name_status(EMPTY_TREE, cached=True)), "staged changes (no commit yet)", None)
+            return FileChanges(_dedupe(git.name_status("HEAD", cached=True)), "staged changes vs HEAD", git.head(),
+                               staged=True)
+        return FileChanges(_dedupe(git.name_status(EMPTY_TREE, cached=True)), "staged changes (no commit yet)", None,
+                           staged=True)
     raise GitError("no change selector given (--since REF, --base A [--head B], --staged or --files F...)")
 
 

@@ -159,6 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # the one place that catches everything
         if debug:
             raise
+        if isinstance(exc, OSError) and exc.filename is not None:
+            # a file of the repository that cannot be used: unreadable, or a FIFO/device where
+            # a manifest should be (``paths.open_regular``): the file is the user's to fix
+            print(f"ctxsel: error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         print(f"ctxsel: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("  rerun with --debug for the traceback, and please report it", file=sys.stderr)
         return 1

@@ -23,8 +23,11 @@ What differs from GitHub, and why each rule is here:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from .codeowners import CodeOwners, CompiledRule, Rule, RuleIndex, content_lines, pattern_key, wildcard_problem
+from .codeowners import (
+    CodeOwners, CompiledRule, LazyRegex, Rule, RuleIndex, content_lines, pattern_key, wildcard_problem,
+)
 from .errors import Location
 
 HEADER = re.compile(
@@ -41,6 +44,12 @@ ROLE = re.compile(r"(?:^|(?<=\s))@@(?P<role>developer|maintainer|owner)s?(?=\s|$
 
 def references(text: str) -> list[str]:
     """The owners GitLab reads from ``text``, in the order written."""
+    return list(_references(text))
+
+
+@lru_cache(maxsize=4096)
+def _references(text: str) -> tuple[str, ...]:
+    """``references``, cached: a large file names the same few teams on thousands of lines."""
     found: list[tuple[int, str]] = []
     for m in EMAIL.finditer(text):
         found.append((m.start(), m.group(0)))
@@ -50,7 +59,7 @@ def references(text: str) -> list[str]:
             found.append((m.start(), "@" + name))
     for m in ROLE.finditer(text):
         found.append((m.start(), "@@" + m.group("role").lower()))
-    return list(dict.fromkeys(owner for _, owner in sorted(found)))
+    return tuple(dict.fromkeys(owner for _, owner in sorted(found)))
 
 
 def normalize_pattern(pattern: str) -> str:
@@ -67,7 +76,12 @@ def normalize_pattern(pattern: str) -> str:
 
 
 def fnmatch_regex(glob: str) -> re.Pattern[str]:
-    """Ruby ``File.fnmatch?(glob, path, FNM_PATHNAME | FNM_DOTMATCH)`` as a regex.
+    """Ruby ``File.fnmatch?(glob, path, FNM_PATHNAME | FNM_DOTMATCH)`` as a compiled regex."""
+    return re.compile(fnmatch_source(glob))
+
+
+def fnmatch_source(glob: str) -> str:
+    """``fnmatch_regex``'s source (``parse_gitlab`` compiles it lazily, once per distinct glob).
 
     ``*``/``?``/``[...]`` never match ``/``; ``**/`` at the start of a segment matches
     zero or more whole directories; ``\\`` escapes; an unclosed ``[`` matches nothing.
@@ -89,7 +103,7 @@ def fnmatch_regex(glob: str) -> re.Pattern[str]:
         elif c == "[":
             cls, i = _bracket(glob, i)
             if cls is None:
-                return re.compile(r"(?!)")
+                return r"(?!)"
             out.append(cls)
             continue
         elif c == "\\":
@@ -104,7 +118,7 @@ def fnmatch_regex(glob: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(c))
         i += 1
-    return re.compile(r"\A" + "".join(out) + r"\Z")
+    return r"\A" + "".join(out) + r"\Z"
 
 
 def _bracket(glob: str, start: int) -> tuple[str | None, int]:
@@ -204,11 +218,17 @@ def parse_gitlab(text: str, source: str = "CODEOWNERS") -> CodeOwners:
 
     rules: list[Rule] = []
     compiled: list[CompiledRule] = []
+    # one regex per distinct glob: sections repeat patterns ("*.md", "docs/"), and a
+    # glob is translated and compiled only when a question first tests it (``LazyRegex``)
+    regexes: dict[str, tuple[LazyRegex, tuple[str, str] | None]] = {}
     for entries in sections.values():
         for rule, normalized in entries.values():
             glob = normalized[1:]  # paths are matched without their leading '/'
             rules.append(rule)
-            compiled.append(CompiledRule(rule, fnmatch_regex(glob), pattern_key(glob)))
+            if glob not in regexes:
+                regexes[glob] = (LazyRegex(glob, fnmatch_source), pattern_key(glob))
+            regex, key = regexes[glob]
+            compiled.append(CompiledRule(rule, regex, key))
     return CodeOwners(rules, "gitlab", source, warnings=warnings, index=RuleIndex(compiled))
 
 

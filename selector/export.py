@@ -234,7 +234,8 @@ def to_html(view: GraphView) -> str:
     if counts[CHANGED]:
         summary += f" · {counts[CHANGED]} changed · {counts[AFFECTED]} affected"
     summary += f" · {tests} tests"
-    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    # "<" as \u003c: no node id can end the <script> or open an HTML comment ("<!--") inside it
+    blob = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     return _PAGE.format(
         title=esc(view.title),
         summary=esc(summary),

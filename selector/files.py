@@ -67,7 +67,7 @@ class FileSettings:
 
         sel = section(config, "select")
         max_bytes = sel.get("max_file_bytes", DEFAULT_MAX_BYTES)
-        if not isinstance(max_bytes, int) or max_bytes <= 0:
+        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes <= 0:
             raise ParseError("select.max_file_bytes must be a positive integer", Location(".ctxsel.toml"))
         ignore = sel.get("ignore", [])
         if not isinstance(ignore, list) or not all(isinstance(i, str) for i in ignore):
@@ -175,15 +175,12 @@ def _glob_to_regex(glob: str) -> str:
         elif c == "?":
             pieces.append(("fixed", r"[^/]"))
         elif c == "[":
-            j = glob.find("]", i + 1)
-            if j == -1:
+            bracket = _bracket_to_regex(glob, i)
+            if bracket is None:  # no closing "]": a literal "["
                 pieces.append(("fixed", re.escape(c)))
             else:
-                body = glob[i + 1:j].replace("\\", "\\\\")
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                pieces.append(("fixed", f"[{body}]"))
-                i = j
+                pieces.append(("fixed", bracket[0]))
+                i = bracket[1]
         else:
             pieces.append(("fixed", re.escape(c)))
         i += 1
@@ -205,6 +202,66 @@ def _glob_to_regex(glob: str) -> str:
         else:
             out.append(f"{rx}*" + "".join(run))
     return "".join(out)
+
+
+_POSIX_CLASSES = {
+    "alnum": "a-zA-Z0-9", "alpha": "a-zA-Z", "blank": " \\t", "cntrl": "\\x00-\\x1f\\x7f", "digit": "0-9",
+    "graph": "!-~", "lower": "a-z", "print": " -~", "punct": "!-/:-@\\[-`{-~", "space": " \\t\\n\\r\\f\\v",
+    "upper": "A-Z", "xdigit": "0-9A-Fa-f",
+}
+
+
+def _bracket_to_regex(glob: str, i: int) -> tuple[str, int] | None:
+    """The bracket expression starting at ``glob[i] == "["`` as a regex, and the index of its "]".
+
+    Read the way git's wildmatch reads it, so that no line of an ignore file can make an
+    invalid regex (``[z-a]``, ``[]]`` and ``[!]`` each crashed every run): ``!`` or ``^``
+    negates, a ``]`` right after the opening (or the negation) is literal, ``\\`` escapes,
+    ``[:alpha:]`` and the other POSIX classes work, a range whose ends are reversed matches
+    nothing, and no bracket matches ``/``. None when there is no closing ``]``.
+    """
+    j = i + 1
+    negated = j < len(glob) and glob[j] in "!^"
+    if negated:
+        j += 1
+    items: list[str] = []
+    first = True
+    slash = False  # may an item match "/"? (git never lets a bracket match it)
+    while j < len(glob) and (first or glob[j] != "]"):
+        first = False
+        ch = glob[j]
+        if ch == "[" and glob.startswith("[:", j):
+            end = glob.find(":]", j + 2)
+            name = glob[j + 2:end] if end != -1 else ""
+            if name in _POSIX_CLASSES:
+                items.append(_POSIX_CLASSES[name])
+                slash = slash or name in ("graph", "print", "punct")
+                j = end + 2
+                continue
+        if ch == "\\" and j + 1 < len(glob):
+            j += 1
+            ch = glob[j]
+        if j + 2 < len(glob) and glob[j + 1] == "-" and glob[j + 2] != "]":
+            hi_at = j + 2
+            if glob[hi_at] == "\\" and hi_at + 1 < len(glob):
+                hi_at += 1
+            hi = glob[hi_at]
+            if ch <= hi:
+                items.append(f"{re.escape(ch)}-{re.escape(hi)}")
+                slash = slash or ch <= "/" <= hi
+            j = hi_at + 1
+            continue
+        items.append(re.escape(ch))
+        slash = slash or ch == "/"
+        j += 1
+    if j >= len(glob):
+        return None
+    body = "".join(items)
+    if negated:
+        return f"[^/{body}]", j
+    if not body:
+        return "(?!)", j
+    return (f"(?!/)[{body}]" if slash else f"[{body}]"), j
 
 
 def _read_ignore_file(path: Path) -> list[str]:
@@ -244,7 +301,7 @@ def list_repo_files(root: Path, settings: FileSettings | None = None) -> Listing
     skipped: dict[str, str] = {}
     base = str(root) + os.sep
     for rel in sorted(set(candidates)):
-        reason = path_skip_reason(rel, settings, extra)
+        reason = "bad-name" if not _utf8_name(rel) else path_skip_reason(rel, settings, extra)
         if reason:
             skipped[rel] = reason
             continue
@@ -261,6 +318,16 @@ def list_repo_files(root: Path, settings: FileSettings | None = None) -> Listing
         else:
             files.append(Listed(rel, st.st_size, st.st_mtime_ns))
     return Listing(files, skipped)
+
+
+def _utf8_name(rel: str) -> bool:
+    """A path that is valid UTF-8. A name with other bytes arrives with lone surrogates
+    (``surrogateescape``) and can be neither hashed, printed nor put in JSON: it is skipped."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\ufffd" not in rel
 
 
 def path_skip_reason(rel: str, settings: FileSettings, extra: IgnoreRules | None = None) -> str | None:
@@ -290,7 +357,7 @@ def _git_files(root: Path) -> list[str] | None:
     if proc.returncode != 0:
         return None
     out = proc.stdout.decode("utf-8", errors="surrogateescape")
-    return [p for p in out.split("\0") if p and "\ufffd" not in p]
+    return [p for p in out.split("\0") if p]
 
 
 def _inside_git(root: Path) -> bool:
@@ -339,6 +406,8 @@ def read_source(root: Path, rel: str, settings: FileSettings | None = None) -> t
     import hashlib
 
     settings = settings or FileSettings()
+    if settings.secrets.is_secret_file(rel):  # a seed or changed file named .env: never opened either
+        return None, "secret"
     full = inside_root(root, rel)
     if full is None:
         return None, "outside-repo"

@@ -176,9 +176,7 @@ class BuildGraph:
         queue: deque[str] = deque([dependency])
         while queue:
             cur = queue.popleft()
-            for nxt in sorted(self._pred.get(cur, ())):
-                if nxt in parent:
-                    continue
+            for nxt in self._new_preds(cur, parent):
                 parent[nxt] = cur
                 if nxt == dependent:
                     out = [nxt]
@@ -188,36 +186,67 @@ class BuildGraph:
                 queue.append(nxt)
         return None
 
-    def paths_to(self, roots: Iterable[str], depth: int | None = None) -> dict[str, list[str]]:
+    def _new_preds(self, node_id: str, seen: Mapping[str, object]) -> list[str]:
+        """The direct dependents of ``node_id`` not yet in ``seen``, sorted.
+
+        The BFS tie-break is "sorted order among a node's dependents"; sorting only the
+        unseen ones gives the same order (the seen ones are skipped either way) but sorts
+        each node once per search instead of once per edge: on a node that 30,000
+        packages all depend on, re-sorting every dependent list was most of the time.
+        """
+        preds = self._pred.get(node_id)
+        if not preds:
+            return []
+        new = [n for n in preds if n not in seen]
+        new.sort()
+        return new
+
+    def paths_to(
+        self, roots: Iterable[str], depth: int | None = None, only: Iterable[str] | None = None
+    ) -> dict[str, list[str]]:
         """For every node in ``rdeps(roots)``, one shortest path to the root that put it there.
 
+        ``only``: build the paths of just these nodes (those in the radius), e.g. the tests
+        an ``--explain`` prints: one path is O(depth), all of them O(sum of depths).
+
         One BFS for all nodes (not one search per node): the path of a node is the
-        node, then the path of the node it was reached from.
+        node, then the path of the node it was reached from. Nodes are reached in BFS
+        order, so a node's parent already has its path when the node gets its own, and
+        each path is one C-level list copy rather than a Python walk up the parents.
+        The answer itself is as large as the sum of all depths: on a 30,000-long chain
+        that is 450 million entries, whoever builds it.
         """
         parent: dict[str, str | None] = {}
-        dist: dict[str, int] = {}
-        queue: deque[str] = deque()
+        frontier: list[str] = []
         for r in sorted(set(roots)):
             if r in self._nodes:
                 parent[r] = None
-                dist[r] = 0
-                queue.append(r)
-        while queue:
-            cur = queue.popleft()
-            if depth is not None and dist[cur] >= depth:
-                continue
-            for nxt in sorted(self._pred.get(cur, ())):
-                if nxt not in parent:
+                frontier.append(r)
+        level = 0
+        while frontier and (depth is None or level < depth):
+            nxt_frontier: list[str] = []
+            for cur in frontier:
+                for nxt in self._new_preds(cur, parent):
                     parent[nxt] = cur
-                    dist[nxt] = dist[cur] + 1
-                    queue.append(nxt)
+                    nxt_frontier.append(nxt)
+            frontier = nxt_frontier
+            level += 1
         paths: dict[str, list[str]] = {}
-        for node in parent:
-            chain = [node]
-            p = parent[node]
-            while p is not None:
-                chain.append(p)
-                p = parent[p]
+        if only is None:
+            for node, via in parent.items():
+                paths[node] = [node] if via is None else [node, *paths[via]]
+            return paths
+        wanted = set(only)
+        for node in parent:  # BFS order: a wanted node's wanted ancestors are built before it
+            if node not in wanted:
+                continue
+            chain: list[str] = []
+            cur: str | None = node
+            while cur is not None and cur not in paths:  # up to the root or a built path
+                chain.append(cur)
+                cur = parent[cur]
+            if cur is not None:
+                chain.extend(paths[cur])
             paths[node] = chain
         return paths
 

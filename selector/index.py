@@ -32,8 +32,9 @@ from .chunking import Chunk, ChunkSettings, chunk_file
 from .files import FileSettings, Listed, list_repo_files, read_source
 from .tokenize import count_tokens, path_tokens, search_tokens
 
-INDEX_FORMAT = 5
+INDEX_FORMAT = 6  # 6: built-in redaction rules changed (base64 keys, config literals)
 BM25_PARAMS = {"k1": 1.5, "b": 0.75, "method": "lucene"}
+LONG_QUERY = 2000  # search terms; a commit message or issue title has a few dozen
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -132,8 +133,11 @@ def index_dir(root: Path) -> Path:
 
 def _index_key(chunk_settings: ChunkSettings, file_settings: FileSettings) -> str:
     secrets = file_settings.secrets
+    # the span patterns too: search terms are stored redacted, so a pattern added to
+    # [secrets] must re-redact them (else the secret it names stays in terms.pickle)
+    patterns = [(name, rx.pattern, rx.flags) for name, rx in secrets.patterns]
     rules = hashlib.sha1(repr((secrets.file_globs, secrets.allow_globs, file_settings.ignore,
-                               file_settings.max_bytes)).encode()).hexdigest()[:10]
+                               file_settings.max_bytes, patterns, secrets.min_entropy)).encode()).hexdigest()[:10]
     return f"f{INDEX_FORMAT}-{chunk_settings.key()}-{rules}"
 
 
@@ -304,6 +308,20 @@ class LexicalModel:
         """{doc number: score} for the documents with a positive score."""
         out: dict[int, float] = {}
         get = out.get
+        if len(tokens) > LONG_QUERY:
+            # a pasted file as the query ("return self " * 100000): walking a term's postings once
+            # per occurrence took minutes; once per distinct term, times its count, takes
+            # milliseconds. Ordinary queries keep the loop below, addition for addition.
+            from collections import Counter
+
+            for t, times in Counter(tokens).items():
+                tid = self.vocab.get(t)
+                if tid is None or tid + 1 >= len(self.indptr):
+                    continue
+                a, b = self.indptr[tid], self.indptr[tid + 1]
+                for doc, s in zip(self.indices[a:b], self.data[a:b]):
+                    out[doc] = get(doc, 0.0) + s * times
+            return {d: s for d, s in out.items() if s > 0}
         for t in tokens:  # a repeated query term counts again, as in bm25s
             tid = self.vocab.get(t)
             if tid is None or tid + 1 >= len(self.indptr):

@@ -89,10 +89,15 @@ class RepoJail:
                 self.inside(t, what="target", base=base)
 
     def inside(self, path: str, what: str, base: Path | None = None) -> Path:
-        candidate = Path(path).expanduser()
-        if not candidate.is_absolute():
-            candidate = (base or self.root) / candidate
-        resolved = candidate.resolve()
+        try:
+            candidate = Path(path).expanduser()
+            if not candidate.is_absolute():
+                candidate = (base or self.root) / candidate
+            resolved = candidate.resolve()
+        except (OSError, RuntimeError, ValueError) as exc:
+            # a NUL byte (ValueError), a symlink loop (RuntimeError), "~nosuchuser": a bad
+            # argument, answered as one instead of as an internal error
+            raise UserError(f"{what} {path!r} cannot be resolved: {exc}") from None
         if resolved != self.root and self.root not in resolved.parents:
             raise UserError(f"{what} {path!r} is outside the repository this server was started on ({self.root})")
         return resolved
@@ -403,4 +408,65 @@ def build_server(tools: CtxselTools) -> Any:
 
 def serve(tools: CtxselTools) -> None:
     """Serve over stdin/stdout until the client closes the pipe."""
-    build_server(tools).run("stdio")
+    import anyio
+
+    anyio.run(_serve_stdio, build_server(tools))
+
+
+async def _serve_stdio(server: Any) -> None:
+    """``MCPServer.run("stdio")``, except that a line that is not a JSON-RPC message gets a
+    JSON-RPC error (-32700 parse error, -32600 invalid request) instead of silence.
+
+    The SDK's stdio transport hands such a line to the server as an exception, which it only
+    logs at debug level: a client that sent a malformed request would wait for an answer forever.
+    """
+    import anyio
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
+
+    lowlevel = getattr(server, "_lowlevel_server", None)  # what MCPServer.run_stdio_async runs
+    if lowlevel is None:  # an SDK that moved it: serve as it does, without the error answers
+        await server.run_stdio_async()
+        return
+    async with stdio_server() as (read_stream, write_stream):
+        send, receive = anyio.create_memory_object_stream(0)
+
+        async def answer_malformed() -> None:
+            async with send:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        await write_stream.send(SessionMessage(malformed_message_error(item)))
+                    else:
+                        await send.send(item)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(answer_malformed)
+            await lowlevel.run(receive, write_stream, lowlevel.create_initialization_options())
+
+
+def malformed_message_error(exc: Exception) -> Any:
+    """The JSON-RPC error answering a line the transport could not read as a message.
+
+    Not JSON at all is a parse error with id null; JSON that is no valid message (a batch,
+    a number, ``params`` that are not an object) is an invalid request, with the request's
+    id when it has a usable one (JSON-RPC 2.0, section 5.1).
+    """
+    from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+
+    errors: list[dict[str, Any]] = []
+    try:
+        errors = list(exc.errors())  # type: ignore[attr-defined]  # pydantic's ValidationError
+    except Exception:  # not a validation error: nothing more to say about it
+        pass
+    if not errors or any(e.get("type") == "json_invalid" for e in errors):
+        return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=PARSE_ERROR, message="Parse error"))
+    request_id: Any = None
+    for e in errors:
+        value = e.get("input")
+        if isinstance(value, dict) and isinstance(value.get("id"), (str, int)) and not isinstance(value.get("id"), bool):
+            request_id = value["id"]
+            break
+    first = errors[0]
+    where = ".".join(str(x) for x in first.get("loc", ())[1:]) or "message"
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(
+        code=INVALID_REQUEST, message=f"Invalid Request: {where}: {first.get('msg', 'not a JSON-RPC message')}"))

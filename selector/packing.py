@@ -18,6 +18,8 @@ may start or end inside it. A block reports every redaction whose span overlaps 
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
@@ -72,9 +74,16 @@ def header_line(path: str, start: int, end: int, scope: str = "") -> str:
     return f"### {path} \u00b7 {where}{tail}"
 
 
-def block_overhead(path: str, start: int, end: int, language: str, scope: str = "") -> int:
-    # priced with the longer fence (used when the text itself holds ```), so it is an upper bound
-    return count_tokens(f"{header_line(path, start, end, scope)}\n````{language}\n\n````\n\n")
+def fence_for(text: str) -> str:
+    """A code fence the text cannot close: longer than any backtick run in it (CommonMark
+    closes a fence with a run at least as long), and at least three."""
+    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def block_overhead(path: str, start: int, end: int, language: str, scope: str = "", fence: str = "````") -> int:
+    # priced with a four-backtick fence unless the text needs a longer one (``fence_for``), so an upper bound
+    return count_tokens(f"{header_line(path, start, end, scope)}\n{fence}{language}\n\n{fence}\n\n")
 
 
 @dataclass
@@ -135,8 +144,9 @@ def pack_chunks(
         tokens = max(count_tokens(original + "\n"), count_tokens(text + "\n"), 1)
         lang = language_of(path)
         scope, _ = rules.redact(scope)  # a scope is a line of the file: it is redacted too
+        fence = max(fence_for(text), "````", key=len)
         return Block(path, start, end, tokens, score, list(reasons), text, lang, scope,
-                     block_overhead(path, start, end, lang, scope), found)
+                     block_overhead(path, start, end, lang, scope, fence), found)
 
     misses = 0
     for n, cand in enumerate(candidates):
@@ -199,6 +209,6 @@ def render_markdown(packed: Packed) -> str:
     """Most relevant first: a ``### path · lines a–b`` header and a fenced block per chunk."""
     parts: list[str] = []
     for b in packed.blocks:
-        fence = "````" if "```" in b.text else "```"
+        fence = fence_for(b.text)
         parts.append(f"{header_line(b.path, b.start_line, b.end_line, b.scope)}\n{fence}{b.language}\n{b.text}\n{fence}\n")
     return "\n".join(parts)

@@ -35,7 +35,8 @@ def load_repo_config(root: Path) -> dict[str, Any]:
             data = _parse(pyproject)
         except ParseError:
             return {}  # a broken pyproject is not ctxsel's to report
-        table = data.get("tool", {}).get("ctxsel", {})
+        tool = data.get("tool", {})  # "tool = 5" is valid TOML: not a table to look into
+        table = tool.get("ctxsel", {}) if isinstance(tool, dict) else {}
         return table if isinstance(table, dict) else {}
     return {}
 

@@ -29,7 +29,7 @@ from _operator import _compare_digest as compare_digest
 from pathlib import Path
 from typing import Any, Callable
 
-from .paths import inside_root
+from .paths import inside_root, open_regular
 
 MAGIC = b"CTXSELP1"
 KEY_BYTES = 32
@@ -38,6 +38,9 @@ HEADER = len(MAGIC) + MAC_BYTES
 #: Payloads above this are MACed by OpenSSL (``hmac``), below it by CPython's built-in
 #: SHA-256 — see ``hmac_sha256``.
 OPENSSL_ABOVE = 1 << 20
+# Larger cache files are not read (treated as missing, so rebuilt): a planted sparse file must
+# not make a run allocate terabytes. The index of a 14,000-chunk repository is a few MB.
+MAX_BYTES = 1 << 30
 
 _keys: dict[str, bytes] = {}  # key file path ("" = none usable) -> key, once per process
 
@@ -171,12 +174,14 @@ def load(path: Path, root: Path) -> object | None:
     if not trusted_dir(root, path.parent):
         return None
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as fh:
-            data = fh.read()
+        # a FIFO or device planted as a cache file must not hang the run, nor a sparse
+        # file of terabytes exhaust memory: regular files only, header first, size capped
+        with open_regular(path, follow=False) as fh:
+            head = fh.read(HEADER)
+            if len(head) < HEADER or not head.startswith(MAGIC) or os.fstat(fh.fileno()).st_size > MAX_BYTES:
+                return None
+            data = head + fh.read(MAX_BYTES)
     except (OSError, ValueError):
-        return None
-    if len(data) < HEADER or not data.startswith(MAGIC):
         return None
     payload = memoryview(data)[HEADER:]
     if not compare_digest(data[len(MAGIC):HEADER], hmac_sha256(key(), payload)):

@@ -18,9 +18,10 @@ from __future__ import annotations
 import fnmatch
 import math
 import re
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .errors import Location, ParseError
 
@@ -34,6 +35,9 @@ SECRET_FILE_GLOBS: tuple[str, ...] = (
     "service-account*.json", "*serviceaccount*.json",
     "secrets.*", "*.secrets", "*.tfstate", "*.tfstate.*", "*.tfvars",
     "*.kdbx", "*.gpg", ".dockercfg", ".docker/config.json", ".aws/credentials", ".ssh/*",
+    # kubectl's credentials (client keys, tokens) and other tools' token files
+    "kubeconfig", "*.kubeconfig", ".kube/config", ".vault-token", ".s3cfg", ".boto", ".my.cnf",
+    ".terraformrc", "terraform.rc",
 )
 
 # (rule name, regex); group "secret" (when present) is the span replaced, else the whole match.
@@ -58,13 +62,27 @@ _ASSIGNMENT = re.compile(
     # the whole name, taken atomically (lookahead + backreference): a regex that looks for the
     # keyword inside the name backtracks cubically on a line like "tokentokentoken..."
     (?=(?P<name>(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]+))(?P=name)
-    ["']?\s*(?::=|=>|[:=])\s*
+    # not \s: "db:" must not take the next line's "password" as its value and hide that assignment
+    ["']?[^\S\n]*(?::=|=>|[:=])[^\S\n]*
     (?P<quote>["'`]?)(?P<secret>[A-Za-z0-9+/=_\-.~!@#$%^&*]{6,})(?P=quote)
     """
 )
 
 
-_ASSIGNMENT_HINT = re.compile(r"(?i)passw|passphrase|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credential")
+# ``_auth`` / ``auth`` as a whole name: npm's ``_auth = base64(user:password)``, Docker's ``"auth": ...``
+_ASSIGNMENT_HINT = re.compile(r"(?i)passw|passphrase|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credential"
+                              r"|(?<![A-Za-z0-9])_?auth\b")
+
+# Spans a regex finds but only a check confirms: (rule, regex, check of group "secret" or the match).
+# A PEM private key in base64 ("LS0tLS1CRUdJTi" is "-----BEGIN"), as kubeconfig's client-key-data
+# holds it; and the credentials of an HTTP Authorization header.
+_B64_PEM = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{8,}={0,2}")
+_AUTH_HEADER = re.compile(r"(?i:\bauthorization)[\"']?[ \t]*[:=,][ \t]*[\"'`]?(?:Basic|Bearer|Token)[ \t]+"
+                          r"(?P<secret>[A-Za-z0-9+/=_\-.~]{16,})")
+
+# Configuration files, where an unquoted value is as much a literal as a quoted one in code
+# (``password = hunter2`` in an .ini, ``password: hunter2`` in YAML).
+CONFIG_SUFFIXES = (".ini", ".cfg", ".conf", ".cnf", ".properties", ".yaml", ".yml", ".env")
 
 
 @dataclass(frozen=True)
@@ -102,6 +120,10 @@ class SecretRules:
                 compiled.append((str(item.get("name", f"custom-{i}")), re.compile(item["regex"])))
             except re.error as exc:
                 raise ParseError(f"secrets.patterns[{i}]: bad regex: {exc}", Location(where)) from None
+            if nested_repeat(item["regex"]):
+                raise ParseError(f"secrets.patterns[{i}]: {item['regex']!r} repeats a group that itself repeats "
+                                 "(like (a+)+): it can take exponential time on one line; write it without the nesting",
+                                 Location(where))
         return cls(SECRET_FILE_GLOBS + tuple(extra_files), tuple(allow), compiled)
 
     def __post_init__(self) -> None:
@@ -132,6 +154,12 @@ class SecretRules:
                 start, end = _secret_span(m)
                 if end > start:
                     spans.append((start, end, name))
+        for name, rx, check in _CHECKED_PATTERNS:
+            for m in rx.finditer(text):
+                start, end = _secret_span(m)
+                if end > start and check(text[start:end]):
+                    spans.append((start, end, name))
+        config = path.lower().endswith(CONFIG_SUFFIXES)
         if _ASSIGNMENT_HINT.search(text):  # the full pattern is slow; most text never needs it
             for m in _ASSIGNMENT.finditer(text):
                 if not _ASSIGNMENT_HINT.search(m.group("name")):
@@ -141,7 +169,8 @@ class SecretRules:
                                              or re.fullmatch(r"[A-Za-z_$][A-Za-z_$]*", value)):
                     continue  # getPassword(user), tokens[i], an identifier: code, not a value
                 # a quoted literal assigned to a password/secret is one, random-looking or not
-                literal_password = bool(m.group("quote")) and _PASSWORD_NAME.search(m.group("name")) is not None
+                literal_password = ((bool(m.group("quote")) or (config and not value.startswith(("/", "./", "../", "~/"))))
+                                    and _PASSWORD_NAME.search(m.group("name")) is not None)
                 if (literal_password and not _is_name(value)) or (len(value) >= 8 and _looks_random(value, self.min_entropy)):
                     spans.append((m.start("secret"), m.end("secret"), "secret-assignment"))
         if not spans:
@@ -166,6 +195,72 @@ class SecretRules:
             pos = end
         out.append(text[pos:])
         return "".join(out), found
+
+
+def _is_base64_private_key(value: str) -> bool:
+    """A base64 blob that decodes to a PEM private key (not a certificate: those are public)."""
+    import base64
+    import binascii
+
+    head = value[:400]  # the first line is all that is needed
+    try:
+        decoded = base64.b64decode(head[: len(head) - len(head) % 4])
+    except (binascii.Error, ValueError):
+        return False
+    return b"PRIVATE KEY" in decoded.split(b"\n", 1)[0]
+
+
+_CHECKED_PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[str], bool]], ...] = (
+    ("private-key", _B64_PEM, _is_base64_private_key),
+    ("auth-header", _AUTH_HEADER, lambda value: _looks_random(value, 3.0)),
+)
+
+
+def nested_repeat(regex: str) -> bool:
+    """True when an unbounded repeat contains another unbounded repeat (``(a+)+``, ``(\\w*\\s?)*``).
+
+    Such a pattern backtracks exponentially on a line that almost matches, and Python's ``re``
+    cannot be interrupted: one ``[secrets]`` pattern in a repository's config would hang every
+    run over it. Atomic groups and possessive repeats do not backtrack and are allowed.
+    """
+    try:
+        if sys.version_info >= (3, 11):
+            from re import _constants as c
+            from re import _parser as parser
+        else:  # pragma: no cover - exercised on 3.10 only
+            import sre_constants as c
+            import sre_parse as parser
+        tree = parser.parse(regex)
+    except Exception:
+        return False
+    repeats = {c.MAX_REPEAT, c.MIN_REPEAT}
+
+    def walk(items: Any, inside: bool) -> bool:
+        for op, av in items:
+            if op in repeats:
+                unbounded = av[1] == c.MAXREPEAT
+                if unbounded and inside:
+                    return True
+                if walk(av[2], inside or unbounded):
+                    return True
+            elif op == c.SUBPATTERN:
+                if walk(av[-1], inside):
+                    return True
+            elif op == c.BRANCH:
+                if any(walk(alt, inside) for alt in av[1]):
+                    return True
+            elif op in (c.ASSERT, c.ASSERT_NOT):
+                if walk(av[1], inside):
+                    return True
+            elif op == c.GROUPREF_EXISTS:
+                if any(walk(alt, inside) for alt in av[1:] if alt is not None):
+                    return True
+            elif op == getattr(c, "ATOMIC_GROUP", None):
+                if walk(av, False):  # nothing backtracks into it; what is inside still can
+                    return True
+        return False
+
+    return walk(tree, False)
 
 
 def _secret_span(m: re.Match[str]) -> tuple[int, int]:

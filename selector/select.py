@@ -17,6 +17,7 @@ Without a build workspace, ``select`` still works with ``repo`` semantics (and s
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import time
@@ -107,8 +108,7 @@ def select(
 ) -> Selection:
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    if request.budget < 1:
-        raise UserError("--budget must be at least 1 token")
+    budget = _budget(request.budget)
     ws, root, warnings = open_workspace(repo, workspace_options or {})
     timings["workspace"] = time.perf_counter() - t0
 
@@ -199,7 +199,7 @@ def select(
         src = _read(root, path, file_settings, index)
         return src.split("\n") if src is not None else None
 
-    packed = pack_chunks(cands(), request.budget, read_lines, file_settings.secrets, fence_language)
+    packed = pack_chunks(cands(), budget, read_lines, file_settings.secrets, fence_language)
     timings["pack"] = time.perf_counter() - t
     timings["total"] = time.perf_counter() - t0
     if packed.redactions:
@@ -217,8 +217,8 @@ def chunk_settings_from(config: dict[str, Any]) -> ChunkSettings:
     if value is None:
         return ChunkSettings()
     try:
-        tokens = int(value)
-    except (TypeError, ValueError):
+        tokens = int(value) if not isinstance(value, bool) else 0
+    except (TypeError, ValueError, OverflowError):  # OverflowError: chunk_tokens = inf (1e400)
         tokens = 0
     if tokens < 50:
         raise UserError(f"chunk_tokens must be an integer of at least 50, not {value!r}")
@@ -244,11 +244,29 @@ def open_workspace(repo: str | Path | None, options: dict[str, Any]) -> tuple[An
     return ws, ws.root.resolve(), list(ws.warnings)
 
 
+def _budget(value: Any) -> int:
+    """The budget as an integer of at least 1. A float (NaN compares false with everything, so
+    every chunk would "fit"), a string or a bool from an API caller is a user error."""
+    try:
+        budget = operator.index(value) if not isinstance(value, bool) else 0
+    except TypeError:
+        raise UserError(f"--budget must be an integer number of tokens, not {value!r}") from None
+    if budget < 1:
+        raise UserError("--budget must be at least 1 token")
+    return budget
+
+
 def _repo_relative(root: Path, spec: str, flag: str = "--seed") -> str:
+    if not isinstance(spec, str) or "\0" in spec:
+        raise UserError(f"{flag} {spec!r}: not a file inside the repository {root}")
     for base in (Path.cwd(), root):
         p = Path(spec) if os.path.isabs(spec) else base / spec
-        full = inside_root(root, os.path.relpath(os.path.abspath(p), root)) if p.exists() else None
-        if full is not None and full.is_file():
+        try:
+            full = inside_root(root, os.path.relpath(os.path.abspath(p), root)) if p.exists() else None
+            is_file = full is not None and full.is_file()
+        except OSError:  # a name too long for the file system, a permission error on the way
+            full, is_file = None, False
+        if full is not None and is_file:
             return full.relative_to(os.path.realpath(root)).as_posix()
     rel = os.path.normpath(spec).replace(os.sep, "/") if not os.path.isabs(spec) else None
     if rel and not rel.startswith("../") and rel != ".." and inside_root(root, rel) is not None:

@@ -184,15 +184,17 @@ class Workspace:
     # ------------------------------------------------------------ answers
     def blast_radius(
         self, inputs: Sequence[str] = (), depth: int | None = None, roots: Sequence[str] | None = None,
-        owners: Sequence[str] = (),
+        owners: Sequence[str] = (), with_paths: bool = True,
     ) -> BlastRadius:
         """Everything that transitively depends on the inputs, nearest first, with the path why.
 
         ``owners``: keep only nodes a CODEOWNERS owner among them owns (``codeowners.owned_nodes``).
+        ``with_paths=False`` leaves each ``path`` as just the node: the paths cost the sum of
+        all depths (quadratic on a long chain) and a test selection never shows them.
         """
         root_ids = sorted(roots) if roots is not None else self.resolve(inputs)
         dist = self.adapter.blast_radius(self.graph, root_ids, depth)
-        paths = self.graph.paths_to(root_ids, depth)
+        paths = self.graph.paths_to(root_ids, depth) if with_paths else {}
         affected = [
             Affected(id=n, kind=self.graph.node(n).kind, distance=d, path=paths.get(n, [n]))
             for n, d in dist.items()
@@ -217,7 +219,7 @@ class Workspace:
         ``owners`` filters the selected tests (not the radius they come from): a team's
         tests that a change elsewhere can break are still that team's to run.
         """
-        radius = self.blast_radius(inputs, depth, roots)
+        radius = self.blast_radius(inputs, depth, roots, with_paths=False)
         tests = self.adapter.test_nodes(self.graph, radius.ids)
         dropped: list[str] | None = None
         if owners:
@@ -228,6 +230,34 @@ class Workspace:
         if dropped is not None:
             selection.dropped_by_owner = len(dropped)
         return selection
+
+    def tests_for_change(
+        self, sel: TestSelection, changes: "ChangeSet", targets: Sequence[str] = (),
+        depth: int | None = None, owners: Sequence[str] = (),
+    ) -> TestSelection:
+        """``sel`` (``tests`` for the change's roots) with the tests the tool itself picks for ``changes``.
+
+        Most tools run the tests of every node in the blast radius; Nx 24 picks test tasks
+        by their inputs (``adapter.change_tests``), which can leave out dependents (a spec
+        file outside ``production``) or add projects (a ``{workspaceRoot}`` input). Tests of
+        named ``targets`` stay; ``depth`` still bounds the answer; ``owners`` filter it as
+        ``tests`` does. Every command answering "which tests" for a change goes through it.
+        """
+        picked = self.adapter.change_tests(self.graph, changes)
+        if picked is None:
+            return sel
+        chosen = set(picked)
+        if targets:
+            chosen |= set(self.tests(targets, depth).tests)
+        if depth is not None:
+            chosen &= set(self.tests(roots=sel.roots, depth=depth).tests)
+        tests = sorted(chosen)
+        if owners:
+            tests, dropped, _ = self._owned(tests, owners)  # its warnings are in sel already
+            sel.dropped_by_owner = len(dropped)
+        sel.tests = tests
+        sel.argv = self.adapter.test_command(tests) if tests else []
+        return sel
 
     # ------------------------------------------------------------ CODEOWNERS
     def codeowners(self, path: str | Path | None = None, syntax: str | None = None) -> "CodeOwners":

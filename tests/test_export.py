@@ -118,3 +118,17 @@ def test_cli_graph_whole_and_change_to_file(tmp_path, monkeypatch, capsys):
     assert 'data-id="lib_b"' in page and 'data-id="b_test"' in page and 'data-id="core"' not in page
     assert main(["--repo", str(root), "--adapter", "toy", "graph", "--format", "svg"]) == 2
     assert "unknown --format 'svg'" in capsys.readouterr().err
+
+
+def test_html_data_block_cannot_be_closed_or_commented_out_by_a_node_id():
+    """A node id is repository text (a Bazel target name may hold "<"): inside the page's
+    JSON <script> it must neither end the block ("</script>") nor open a comment ("<!--")."""
+    g = BuildGraph("t")
+    hostile = "x<!--<script></script>"
+    g.add_node(Node(hostile, "lib"))
+    g.add_node(Node("y", "lib"))
+    g.add_edge("y", hostile)
+    page = to_html(view_of_graph(g, ["y", hostile], "t"))
+    block = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1)
+    assert "<" not in block
+    assert hostile in json.loads(block)

@@ -157,10 +157,12 @@ def test_a_literal_workspace_path_beats_a_negation_in_turbo(tmp_path: Path, mana
 
 
 def test_v1_pipeline_defines_tasks(tmp_path: Path) -> None:
+    """A repository still on turbo 1 keeps its answers (with a warning: turbo 2 refuses it)."""
     root = copy_fixture("js-turbo", tmp_path)
     turbo_json(root, {"test": {}}, key="pipeline")
     ws = open_ws(root, "turbo")
     assert "@ws/core" in ws.tests(["@ws/core"]).tests
+    assert any("pipeline" in w and "turbo 1" in w for w in ws.warnings)
 
 
 def test_no_test_task_means_no_tests(tmp_path: Path) -> None:

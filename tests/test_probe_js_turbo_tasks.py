@@ -58,12 +58,13 @@ def test_root_test_task_is_selected_and_filtered_as_slash_slash(tmp_path: Path) 
     assert ws.tests(["b"]).tests == ["b"]  # the root does not depend on b
 
 
-def test_package_turbo_json_without_extends_warns(tmp_path: Path, cli) -> None:
+def test_package_turbo_json_without_extends_is_refused(tmp_path: Path, cli) -> None:
     root = workspace(tmp_path / "ws", {"test": {}})
     (root / "p/b/turbo.json").write_text(json.dumps({"tasks": {"test": {}}}))
-    for _ in range(2):  # the second run is a cache hit and must still warn
+    for _ in range(2):  # the second run must refuse too (no cached graph hides it)
         proc = cli("--repo", str(root), "--adapter", "turbo", "--source", "static", "tests", "a")
-        assert proc.returncode == 0 and "p/b/turbo.json" in proc.stderr and "extends" in proc.stderr, proc.stderr
+        assert proc.returncode == 2 and "p/b/turbo.json:1" in proc.stderr and "extends" in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr
 
 
 def test_turbo_refuses_a_package_turbo_json_without_extends(tmp_path: Path) -> None:

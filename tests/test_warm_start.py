@@ -80,7 +80,7 @@ def test_turbo_cache_notices_every_input_and_only_inputs(ws_root: Path, monkeypa
     assert radius(ws_root, "turbo") == {"a", "c"} and len(builds) == 1  # warm: nothing rebuilt
 
     # an absent input appearing: a package's own turbo.json (stamped as absent)
-    write_json(ws_root / "packages/c/turbo.json", {"tasks": {"test": {}}})
+    write_json(ws_root / "packages/c/turbo.json", {"extends": ["//"], "tasks": {"test": {}}})
     tests = Workspace.open(ws_root, adapter="turbo", source="static").tests(["a"]).tests
     assert tests == ["c"] and len(builds) == 2
 

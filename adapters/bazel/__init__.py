@@ -20,7 +20,7 @@ from ctxsel.cache import InputTracker, ensure_cache_dir
 from ctxsel.errors import Location, ToolError, UnknownTargetError, UserError
 from ctxsel.graph import BuildGraph
 
-from .labels import LabelError, parse_label, workspace_name
+from .labels import PACKAGE_GROUP, LabelError, parse_label, workspace_name
 
 GLOBAL_FILES = ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", ".bazelrc", ".bazelversion")
 #: graph warnings that mean targets may be missing (tool mode's partial query, static mode's lost statements)
@@ -39,6 +39,7 @@ class BazelAdapter(Adapter):
         super().__init__(root, options)
         self._outputs: tuple[BuildGraph, dict[str, str]] | None = None
         self._main_name: str | None = None
+        self._workspace_bzl: set[str] | None = None
 
     @classmethod
     def detect(cls, root: Path) -> bool:
@@ -75,21 +76,23 @@ class BazelAdapter(Adapter):
 
     def load_tool(self, tracker: InputTracker) -> BuildGraph:
         from .query import load_query_output, run_query, timeout_from_env
-        from .static import find_build_files
+        from .static import default_visibility_by_package, find_build_files
 
         main = workspace_name(self.root, tracker)
+        # also stamps BUILD/.bzl files, so an edit drops the cached graph
+        packages, _ = find_build_files(self.root, tracker)
+        defaults = default_visibility_by_package(self.root, packages, main, tracker)
         if self.options.query_file:
             path = Path(self.options.query_file)
             try:
                 text = tracker.read_text(path)
             except OSError as exc:
                 raise UserError(f"cannot read --query-file: {exc.strerror}", Location(str(path))) from None
-            return load_query_output(text, str(path), str(self.root), main)
+            return load_query_output(text, str(path), str(self.root), main, default_visibility=defaults)
         tool = self.find_tool()
         assert tool is not None  # Adapter.load checked
-        find_build_files(self.root, tracker)  # stamps BUILD/.bzl files so an edit drops the cache
         text, fmt = run_query(tool, self.root, timeout_from_env(), self.warnings)
-        graph = load_query_output(text, f"bazel query --output={fmt}", str(self.root), main, fmt)
+        graph = load_query_output(text, f"bazel query --output={fmt}", str(self.root), main, fmt, defaults)
         graph.warnings.extend(self.warnings)
         self.warnings.clear()
         return graph
@@ -170,6 +173,8 @@ class BazelAdapter(Adapter):
         if name in ("BUILD", "BUILD.bazel"):
             return graph.nodes_in_package(path.rsplit("/", 1)[0] if "/" in path else "")
         if name.endswith(".bzl"):
+            if self.loaded_by_workspace(path):
+                return sorted(self.reportable_ids(graph))
             ids = sorted(n for pkg in self.packages_loading(graph, path) for n in graph.nodes_in_package(pkg))
             if not ids:
                 self.warnings.append(f"{path}: no BUILD file loads this .bzl file")
@@ -212,6 +217,11 @@ class BazelAdapter(Adapter):
             self._main_name = workspace_name(self.root, InputTracker(self.root))
         return self._main_name
 
+    def reportable(self, graph: BuildGraph, node_id: str) -> bool:
+        """Rules, as ``kind(rule, rdeps(//..., X))``: a package group is a node (visibility
+        leads through it) but never an answer, like the source files."""
+        return super().reportable(graph, node_id) and graph.node(node_id).kind != PACKAGE_GROUP
+
     # ------------------------------------------------------------ answers
     def test_command(self, tests: list[str]) -> list[str]:
         """``bazel test`` with the labels, or ``--target_pattern_file`` when the list is long."""
@@ -244,6 +254,8 @@ class BazelAdapter(Adapter):
         if name in ("BUILD", "BUILD.bazel"):
             return graph.nodes_in_package(path.rpartition("/")[0])
         if name.endswith(".bzl"):
+            if self.loaded_by_workspace(path):
+                return sorted(self.reportable_ids(graph))
             return sorted({n for pkg in self.packages_loading(graph, path) for n in graph.nodes_in_package(pkg)})
         owners = graph.owners_of_file(path)
         if owners:
@@ -277,6 +289,15 @@ class BazelAdapter(Adapter):
         from .static import transitive_loads_by_package
 
         return {pkg for pkg, loads in transitive_loads_by_package(self.root).items() if rel in loads}
+
+    def loaded_by_workspace(self, path: str) -> bool:
+        """Whether the WORKSPACE file loads the .bzl ``path``, directly or through other
+        .bzl files: then a change to it affects every target, as one to WORKSPACE does."""
+        if self._workspace_bzl is None:
+            from .static import workspace_loads
+
+            self._workspace_bzl = workspace_loads(self.root)
+        return self._bzl_path(path) in self._workspace_bzl
 
     def _bzl_path(self, path: str) -> str:
         if path.startswith(("//", "@//")):

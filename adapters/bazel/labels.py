@@ -10,8 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Container
 
 from ctxsel.cache import InputTracker
+
+
+#: the kind of ``package_group`` targets: not rules, but graph nodes, because bazel query
+#: follows ``visibility`` to them (here, not in starlark_values, to keep CLI start light)
+PACKAGE_GROUP = "package_group"
 
 
 class LabelError(ValueError):
@@ -78,7 +84,23 @@ def parse_label(text: str, current_package: str = "", main_repo_name: str = "") 
     package = package.strip("/")
     if not name or name.startswith("/") or ":" in name:
         raise LabelError(f"invalid label {text!r}")
+    if "\\" in name or any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
+        # Bazel 4.2.3: "target names may not contain '\\'" / "... non-printable characters";
+        # a glob() matching such a file fails the package
+        raise LabelError(f"invalid label {text!r}: target names may not contain '\\' or non-printable characters")
     return Label(repo, package, name)
+
+
+def subpackage_crossed(package: str, name: str, packages: Container[str]) -> str | None:
+    """The package below ``package`` whose directory holds the file ``name`` (relative to
+    ``package``), if any: ``//p:sub/x.c`` with a ``p/sub/BUILD`` is a label Bazel refuses
+    ("'p/sub' is a subpackage"), in a load() and in a rule's ``srcs`` alike."""
+    parts = name.split("/")[:-1]
+    for i in range(len(parts), 0, -1):
+        directory = "/".join(filter(None, [package, *parts[:i]]))
+        if directory in packages:
+            return directory
+    return None
 
 
 def canonical(text: str, current_package: str = "", main_repo_name: str = "") -> str:

@@ -17,9 +17,9 @@ from typing import Any, Iterable, Iterator
 
 from ctxsel.process import run_tool
 from ctxsel.errors import Location, ParseError, ToolError
-from ctxsel.graph import DATA, DEP, TESTS, BuildGraph, Node
+from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 
-from .labels import LabelError, parse_label
+from .labels import PACKAGE_GROUP, LabelError, parse_label, subpackage_crossed
 
 QUERY = "//...:*"
 DEFAULT_TIMEOUT = 600.0
@@ -110,10 +110,10 @@ def sniff_format(text: str) -> str:
 
 # ---------------------------------------------------------------- a format-neutral target record
 class _Target:
-    __slots__ = ("kind", "cls", "name", "inputs", "outputs", "tags", "attr_of_input", "generating_rule")
+    __slots__ = ("kind", "cls", "name", "inputs", "outputs", "tags", "attr_of_input", "generating_rule", "visibility")
 
     def __init__(self, kind: str, name: str) -> None:
-        self.kind = kind  # rule | source | generated
+        self.kind = kind  # rule | source | generated | package_group
         self.cls = ""
         self.name = name
         self.inputs: list[str] = []
@@ -121,6 +121,8 @@ class _Target:
         self.tags: list[str] = []
         self.attr_of_input: dict[str, str] = {}
         self.generating_rule = ""
+        #: a rule's or source file's visibility labels; a package group's ``includes``
+        self.visibility: list[str] = []
 
 
 def parse_xml(text: str, source: str) -> Iterator[_Target]:
@@ -147,6 +149,8 @@ def parse_xml(text: str, source: str) -> Iterator[_Target]:
                     attr = child.get("name", "")
                     if attr == "tags":
                         t.tags = [s.get("value", "") for s in child if s.tag == "string"]
+                    elif attr == "visibility":
+                        t.visibility = [lab.get("value", "") for lab in child if lab.tag == "label"]
                     else:
                         for lab in child:
                             if lab.tag == "label":
@@ -155,7 +159,15 @@ def parse_xml(text: str, source: str) -> Iterator[_Target]:
                     t.attr_of_input.setdefault(child.get("value", ""), child.get("name", ""))
             yield t
         elif el.tag == "source-file":
-            yield _Target("source", name)
+            t = _Target("source", name)
+            t.visibility = [v.get("name", "") for v in el if v.tag == "visibility-label"]
+            yield t
+        elif el.tag == "package-group":
+            t = _Target(PACKAGE_GROUP, name)
+            for child in el:
+                if child.tag == "list" and child.get("name") == "includes":
+                    t.visibility = [lab.get("value", "") for lab in child if lab.tag == "label"]
+            yield t
         elif el.tag == "generated-file":
             t = _Target("generated", name)
             t.generating_rule = el.get("generating-rule", "")
@@ -183,12 +195,22 @@ def parse_streamed_jsonproto(text: str, source: str) -> Iterator[_Target]:
                 aname = attr.get("name", "")
                 if aname == "tags":
                     t.tags = list(attr.get("stringListValue", []))
+                elif aname == "visibility":
+                    t.visibility = list(attr.get("stringListValue", []))
                 elif attr.get("type") in ("LABEL_LIST", "LABEL"):
                     for v in attr.get("stringListValue", []) or ([attr["stringValue"]] if "stringValue" in attr else []):
                         t.attr_of_input.setdefault(v, aname)
             yield t
         elif kind == "SOURCE_FILE":
-            yield _Target("source", obj.get("sourceFile", {}).get("name", ""))
+            src = obj.get("sourceFile", {})
+            t = _Target("source", src.get("name", ""))
+            t.visibility = list(src.get("visibilityLabel", []))
+            yield t
+        elif kind == "PACKAGE_GROUP":
+            group = obj.get("packageGroup", {})
+            t = _Target(PACKAGE_GROUP, group.get("name", ""))
+            t.visibility = list(group.get("includedPackageGroup", []))
+            yield t
         elif kind == "GENERATED_FILE":
             gen = obj.get("generatedFile", {})
             t = _Target("generated", gen.get("name", ""))
@@ -196,18 +218,30 @@ def parse_streamed_jsonproto(text: str, source: str) -> Iterator[_Target]:
             yield t
 
 
-def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: str = "") -> BuildGraph:
+def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: str = "", default_visibility: dict[str, list[str]] | None = None) -> BuildGraph:
     """Rules become nodes; an input that is a rule or another rule's output becomes an edge;
-    a source-file input becomes one of the rule's ``srcs``; external labels become leaves."""
+    a source-file input becomes one of the rule's ``srcs``; external labels become leaves.
+
+    Package groups are nodes too: bazel query follows ``visibility`` (of a rule, or of a
+    source file it lists) and ``includes`` to them, so a rule visible through a group is
+    in ``rdeps(//..., group)``. The output omits a visibility the rule does not set, so
+    ``default_visibility`` (package -> labels, from the BUILD files) stands in for it."""
     graph = BuildGraph("bazel", root)
     rules: list[_Target] = []
     generated: dict[str, str] = {}
+    file_visibility: dict[str, list[str]] = {}
+    packages: set[str] = set()
     for t in targets:
-        if t.kind == "rule":
+        if t.name.startswith("//"):
+            packages.add(t.name[2:].split(":", 1)[0])
+        if t.kind in ("rule", PACKAGE_GROUP):
             rules.append(t)
         elif t.kind == "generated":
             generated[_canon(t.name, main_repo_name)] = _canon(t.generating_rule, main_repo_name)
+        elif t.kind == "source" and t.visibility:
+            file_visibility[_canon(t.name, main_repo_name)] = t.visibility
     rule_ids = {_canon(r.name, main_repo_name) for r in rules}
+    groups = {_canon(r.name, main_repo_name) for r in rules if r.kind == PACKAGE_GROUP}
     outs_of: dict[str, list[str]] = {}  # declared and implicit outputs (x.dwp, x_deploy.jar), per rule
     for out, rule in generated.items():
         outs_of.setdefault(rule, []).append(out.split(":", 1)[1])
@@ -218,10 +252,16 @@ def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: st
         outs = set(outs_of.get(rid, ())) | {_canon(o, main_repo_name).split(":", 1)[1] for o in r.outputs}
         if outs:
             meta["outs"] = tuple(sorted(outs))
-        graph.add_node(Node(rid, r.cls, package=package, tags=tuple(sorted(set(r.tags))), is_test=r.cls.endswith("_test"), external=not rid.startswith("//"), meta=meta))
+        graph.add_node(Node(rid, r.cls or r.kind, package=package, tags=tuple(sorted(set(r.tags))), is_test=r.cls.endswith("_test"), external=not rid.startswith("//"), meta=meta))
     for r in rules:
         rid = _canon(r.name, main_repo_name)
         files: set[str] = set()
+        visibility = r.visibility
+        if r.kind == "rule" and not visibility and default_visibility:
+            visibility = default_visibility.get(graph.node(rid).package, [])
+        for raw in visibility:  # a group's includes, a rule's visibility
+            if _canon(raw, main_repo_name) in groups:
+                graph.add_edge(rid, _canon(raw, main_repo_name), DEP if r.kind == PACKAGE_GROUP else IMPLICIT)
         for raw in r.inputs:
             dep = _canon(raw, main_repo_name)
             attr = r.attr_of_input.get(raw, "")
@@ -233,8 +273,13 @@ def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: st
                     graph.add_edge(rid, generated[dep], kind)
             elif dep.startswith("//"):
                 body = dep[2:]
-                package, _, name = body.partition(":")
-                files.add(f"{package}/{name}" if package else name)
+                dep_package, _, name = body.partition(":")
+                if subpackage_crossed(dep_package, name, packages):
+                    continue  # "//p:sub/x.c" with a p/sub/BUILD: invalid for Bazel, not p/sub's x.c
+                files.add(f"{dep_package}/{name}" if dep_package else name)
+                for vis in file_visibility.get(dep, ()):  # as printed: Bazel 4 keeps an exported file's "@ws//"
+                    if _canon(vis, "") in groups:
+                        graph.add_edge(rid, _canon(vis, ""), IMPLICIT)
             else:
                 if dep not in graph:
                     graph.add_node(Node(dep, "external", external=True))
@@ -252,14 +297,15 @@ def _canon(label: str, main_repo_name: str) -> str:
         return label
 
 
-def load_query_output(text: str, source: str, root: str, main_repo_name: str = "", fmt: str | None = None) -> BuildGraph:
+def load_query_output(text: str, source: str, root: str, main_repo_name: str = "", fmt: str | None = None,
+                      default_visibility: dict[str, list[str]] | None = None) -> BuildGraph:
     if fmt is None:
         try:
             fmt = sniff_format(text)
         except ValueError:
             raise ParseError("expected the output of bazel query --output=xml or --output=streamed_jsonproto", Location(source, 1)) from None
     targets = parse_xml(text, source) if fmt == "xml" else parse_streamed_jsonproto(text, source)
-    return graph_from_targets(targets, root, main_repo_name)
+    return graph_from_targets(targets, root, main_repo_name, default_visibility)
 
 
 def timeout_from_env() -> float:

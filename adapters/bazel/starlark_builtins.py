@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .starlark_values import (
     MAX_SEQUENCE,
+    PACKAGE_GROUP,
     UNKNOWN,
     AttrSpec,
     Builtin,
@@ -17,6 +18,7 @@ from .starlark_values import (
     SelectorList,
     Struct,
     SymbolicMacro,
+    TargetCall,
     UnknownCallable,
     _check_size,
     _repr,
@@ -64,6 +66,8 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
 
     @builtin("package")
     def _package(**kwargs: Any) -> None:
+        if interp.ctx is not None and kwargs.get("default_visibility") is not None:
+            interp.ctx.default_visibility = kwargs["default_visibility"]
         return None
 
     @builtin("licenses")
@@ -73,17 +77,25 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     @builtin("exports_files")
     def _exports_files(srcs: Any = (), visibility: Any = None, licenses: Any = None) -> None:
         if interp.ctx is not None and srcs is not UNKNOWN:
-            interp.ctx.exported.extend(_strings(srcs, "exports_files"))
+            names = _strings(srcs, "exports_files")
+            interp.ctx.exported.extend(names)
+            for name in names:
+                interp.ctx.file_visibility[name] = visibility
 
     @builtin("package_group")
-    def _package_group(**kwargs: Any) -> None:
-        return None  # not a rule: never in a blast radius
+    def _package_group(name: Any = None, packages: Any = (), includes: Any = ()) -> None:
+        # a target of bazel query: rules naming it in `visibility` (and groups naming it in
+        # `includes`) depend on it, so `rdeps(//..., //p:group)` lists them (Bazel 4.2.3)
+        if interp.ctx is not None:
+            if not isinstance(name, str) or not name:
+                raise EvalError("package_group() needs a string name")
+            interp.ctx.targets.append(TargetCall(PACKAGE_GROUP, name, {"includes": includes}, interp.ctx.line, RuleClass(PACKAGE_GROUP)))
 
     @builtin("existing_rules")
     def _existing_rules() -> dict[str, Any]:
         if interp.ctx is None:
             return {}
-        return {t.name: {**t.attrs, "kind": t.kind} for t in interp.ctx.targets}
+        return {t.name: {**t.attrs, "kind": t.kind} for t in interp.ctx.targets if t.kind != PACKAGE_GROUP}  # rules only
 
     @builtin("existing_rule")
     def _existing_rule(name: str) -> Any:

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .labels import PACKAGE_GROUP  # noqa: F401 (re-exported for the builtins)
+
 MAX_SEQUENCE = 1_000_000  # longest list/string an operation may build
 
 
@@ -166,6 +168,11 @@ class PackageContext:
     path: str
     targets: list[TargetCall] = field(default_factory=list)
     exported: list[str] = field(default_factory=list)
+    #: ``exports_files(srcs, visibility)``: file -> its visibility labels (None = public)
+    file_visibility: dict[str, Any] = field(default_factory=dict)
+    #: ``package(default_visibility = ...)``: the visibility of rules (and of source files
+    #: nobody exports) that set none; its package_group labels are dependencies for bazel query
+    default_visibility: Any = None
     line: int = 0  # line of the top-level BUILD statement being evaluated
 
 

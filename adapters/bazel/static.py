@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import os
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,13 +21,26 @@ from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError
 from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 
-from .labels import Label, LabelError, looks_like_label, parse_label, workspace_name
+from .labels import Label, LabelError, looks_like_label, parse_label, subpackage_crossed, workspace_name
 from .starlark import Interpreter, build_dialect_issues, parse
-from .starlark_values import UNKNOWN, EvalError, EvaluatedModule, LabelValue, PackageContext, TargetCall, flatten, select_keys
+from .starlark_values import (
+    PACKAGE_GROUP,
+    UNKNOWN,
+    EvalError,
+    EvaluatedModule,
+    LabelValue,
+    PackageContext,
+    TargetCall,
+    flatten,
+    select_keys,
+)
 
 BUILD_NAMES = ("BUILD.bazel", "BUILD")
 WORKSPACE_FILES = ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel")
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".ctxsel"})
+#: directories walked through symlinks, at most: links to links can multiply a tree
+#: exponentially (a hostile repo must not make ctxsel hang; Bazel would, too)
+MAX_LINKED_DIRS = 20_000
 
 #: Native rules callable in a BUILD file without a load().
 NATIVE_RULES = frozenset("""
@@ -89,6 +103,8 @@ class PackageResult:
     build_file: str  # repo-relative
     targets: list[TargetCall]
     loads: tuple[str, ...]  # transitive .bzl files (repo-relative) the BUILD file loads
+    default_visibility: Any = None  # package(default_visibility = ...)
+    file_visibility: dict[str, Any] = field(default_factory=dict)  # exports_files: name -> visibility
 
 
 @dataclass
@@ -103,6 +119,8 @@ class StaticReport:
     duplicates: list[str] = field(default_factory=list)
     empty_globs: list[str] = field(default_factory=list)
     build_dialect: list[str] = field(default_factory=list)  # "path:line: message", .bzl-only syntax in a BUILD file
+    outside_symlinks: list[str] = field(default_factory=list)  # directory symlinks leaving the workspace
+    symlink_budget: str = ""  # the first directory symlink not followed because MAX_LINKED_DIRS was reached
 
     def warnings(self) -> list[str]:
         out: list[str] = []
@@ -132,6 +150,16 @@ class StaticReport:
             out.append(
                 f"static: {len(self.build_dialect)} construct(s) Bazel allows only in .bzl files; bazel query fails "
                 f"on these packages (their targets were evaluated anyway): {some(self.build_dialect, 2)}"
+            )
+        if self.outside_symlinks:
+            out.append(
+                f"static: {len(self.outside_symlinks)} directory symlink(s) lead outside the workspace and were not read "
+                f"(bazel query reads them): {some(self.outside_symlinks)}"
+            )
+        if self.symlink_budget:
+            out.append(
+                f"static: more than {MAX_LINKED_DIRS} directories lie behind directory symlinks; "
+                f"{self.symlink_budget} and later ones were not followed"
             )
         if self.empty_globs:
             out.append(f"static: glob(allow_empty = False) matched nothing: {some(self.empty_globs)}")
@@ -164,24 +192,32 @@ class StaticLoader:
         if any(self.tracker.exists(self.root / name) for name in ("WORKSPACE", "WORKSPACE.bazel")):
             # //external is the WORKSPACE file's pseudo-package: Bazel never reads a BUILD
             # file in a top-level external/ directory (measured: not in //..., no such target)
-            ignored = ignored | {"external"}
-        stack = [""]
+            ignored = ignored | {"external"} | local_repository_dirs(self.root, self.tracker)
+        stack: list[tuple[str, bool]] = [("", False)]  # (directory, reached through a symlink)
+        real_root = os.path.realpath(self.root)
+        linked = 0
         while stack:
-            rel = stack.pop()
+            rel, via_link = stack.pop()
+            linked += via_link
             files: list[str] = []
             subdirs: list[str] = []
             for entry in self.tracker.scandir(self.root / rel if rel else self.root):
                 child = f"{rel}/{entry.name}" if rel else entry.name
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if entry.name in SKIP_DIRS or child in ignored:  # bazel-out & co. are symlinks: not walked
+                        if entry.name in SKIP_DIRS or child in ignored:
                             continue
                         subdirs.append(entry.name)
-                        stack.append(child)
+                        stack.append((child, via_link))
                     elif entry.is_file():
                         files.append(entry.name)
-                    elif entry.is_dir():  # a symlink to a directory: listed, not walked
+                    elif entry.is_dir():  # a symlink to a directory
                         subdirs.append(entry.name)
+                        if entry.name not in SKIP_DIRS and child not in ignored and self._walk_symlink(child, real_root):
+                            if linked < MAX_LINKED_DIRS:
+                                stack.append((child, True))
+                            elif not self.report.symlink_budget:
+                                self.report.symlink_budget = child
                 except OSError:
                     continue
             self.dirs[rel] = (files, subdirs)
@@ -189,6 +225,29 @@ class StaticLoader:
                 if build in files:
                     self.packages[rel] = build
                     break
+
+    def _walk_symlink(self, rel: str, real_root: str) -> bool:
+        """Whether ``//...`` and glob() go through the directory symlink ``rel``.
+
+        Bazel 4.2.3 follows every directory symlink (``linkpkg -> real`` makes a package
+        ``//linkpkg``; a glob lists ``link/z.c``) except those into an output base (the
+        ``bazel-*`` convenience links) and cycles ("infinite symlink expansion", skipped).
+        ctxsel also stays inside the workspace, so a link to ``/`` cannot make it walk the
+        whole disk; such a link is named in a warning.
+        """
+        if "/" not in rel and rel.startswith("bazel-"):
+            return False  # the convenience links (bazel-out, bazel-bin, ...): into the output base, wherever it is
+        target = os.path.realpath(self.root / rel)
+        parts = rel.split("/")[:-1]
+        chain = [real_root] + [os.path.realpath(self.root.joinpath(*parts[:i])) for i in range(1, len(parts) + 1)]
+        if any(c == target or c.startswith(target.rstrip("/") + "/") for c in chain):
+            return False  # a cycle: the link leads back to a directory on its own path
+        if target == real_root or target.startswith(real_root.rstrip("/") + "/"):
+            return True
+        probe = Path(target)
+        if not any((d / "DO_NOT_BUILD_HERE").is_file() for d in (probe, *probe.parents)):  # not an output base
+            self.report.outside_symlinks.append(rel)
+        return False
 
     def package_files(self, package: str) -> tuple[list[str], list[str]]:
         """Files and directories of a package, relative to it, not crossing into subpackages."""
@@ -235,7 +294,7 @@ class StaticLoader:
         finally:
             self.interp.ctx = None
         loads = tuple(sorted(self._transitive_loads(build_rel)))
-        return PackageResult(package, build_rel, ctx.targets, loads)
+        return PackageResult(package, build_rel, ctx.targets, loads, ctx.default_visibility, ctx.file_visibility)
 
     def _parse(self, source: str, rel: str) -> ast.Module:
         try:
@@ -298,11 +357,14 @@ class StaticLoader:
             raise EvalError(
                 f"every .bzl file must have a corresponding package, but '{label}' does not have one", line, from_path
             )
-        directory = label.path.rsplit("/", 1)[0] if "/" in label.path else ""
-        while directory and directory != label.package and len(directory) > len(label.package):
-            if directory in self.packages:
-                raise EvalError(f"label '{label}' is invalid because '{directory}' is a subpackage", line, from_path)
-            directory = directory.rsplit("/", 1)[0] if "/" in directory else ""
+        directory = self.subpackage_of(label)
+        if directory:
+            raise EvalError(f"label '{label}' is invalid because '{directory}' is a subpackage", line, from_path)
+
+    def subpackage_of(self, label: Label) -> str | None:
+        """The subpackage of ``label``'s package its file lies in (``//p:sub/x.c`` with a
+        ``p/sub/BUILD``): Bazel refuses such a label, for a load() and a rule's srcs alike."""
+        return subpackage_crossed(label.package, label.name, self.packages)
 
     def _transitive_loads(self, path: str) -> set[str]:
         seen: set[str] = set()
@@ -322,6 +384,10 @@ class StaticLoader:
         return probe
 
     def _glob(self, ctx: PackageContext, include: list[str], exclude: list[str], exclude_directories: bool, allow_empty: bool, line: int) -> list[str]:
+        for pattern in include:  # Bazel 4.2.3 checks only the include patterns
+            problem = glob_pattern_error(pattern)
+            if problem:
+                raise EvalError(f"glob: {problem}", line, ctx.path)
         files, dirs = self.package_files(ctx.package)
         out = self._glob_match(files, include, exclude, directory=False)
         if not exclude_directories:
@@ -358,10 +424,12 @@ class GraphAssembler:
         self.graph = BuildGraph("bazel", str(loader.root))
         self.rules: dict[str, TargetCall] = {}  # canonical label -> call
         self.outputs: dict[str, str] = {}  # canonical label of an output file -> its rule
+        self.packages: dict[str, PackageResult] = {}
 
     def assemble(self, results: list[PackageResult]) -> BuildGraph:
         by_package: dict[str, list[str]] = {}
         for res in results:
+            self.packages[res.package] = res
             seen: set[str] = set()
             ids: list[str] = []
             for call in res.targets:
@@ -434,6 +502,12 @@ class GraphAssembler:
                     text = v.text if isinstance(v, LabelValue) else v
                     if isinstance(text, str) and text:
                         deps.append((text, IMPLICIT))
+        if call.kind == PACKAGE_GROUP:
+            deps += [(v, DEP) for v in flatten(call.attrs.get("includes", [])) if isinstance(v, str) and v]
+        visibility = call.attrs.get("visibility")
+        if call.kind != PACKAGE_GROUP:
+            res = self.packages[package]
+            deps += self._visibility_deps(res.default_visibility if visibility is None else visibility, package)
         if call.kind == "test_suite" and not flatten(call.attrs.get("tests", [])):
             # Bazel's $implicit_tests: every non-manual test rule of the package, whatever
             # the suite's tags (tags only filter when the suite is expanded for `bazel test`).
@@ -462,10 +536,41 @@ class GraphAssembler:
             self._edge(label, target, kind)
         elif target in self.outputs:
             self._edge(label, self.outputs[target], kind)
+        elif dep.package in self.loader.packages and self.loader.subpackage_of(dep):
+            # Bazel 4.2.3: "Label '//p:sub/x.c' is invalid because 'p/sub' is a subpackage"
+            self.report.eval_errors.append(f"{label}: label '{dep}' is invalid because '{self.loader.subpackage_of(dep)}' is a subpackage")
         elif dep.package in self.loader.packages:
             files.add(dep.path)  # a source file of that package
+            res = self.packages.get(dep.package)
+            if res is not None:  # the file's visibility: bazel query's file -> package_group edge
+                exported = dep.name in res.file_visibility
+                vis = res.file_visibility[dep.name] if exported else res.default_visibility
+                for text, vkind in self._visibility_deps(vis, dep.package, main_repo_name=not exported):
+                    self._resolve_dep(label, parse_label(text, dep.package, self.loader.main_repo_name), vkind, files)
         else:
             self.report.missing_packages.setdefault(target, label)
+
+    def _visibility_deps(self, visibility: Any, package: str, main_repo_name: bool = True) -> list[tuple[str, str]]:
+        """The package_group labels of a ``visibility`` list: ``bazel query`` follows them
+        (``rdeps(//..., //vis:group)`` lists every rule and file visible through it).
+        ``//visibility:public|private`` and ``__pkg__``/``__subpackages__`` name no target.
+
+        ``main_repo_name=False``: ``exports_files(visibility = ["@ws//..."])`` keeps
+        ``@ws`` as a repository of its own in Bazel 4.2.3 (measured; a rule's visibility
+        maps it to the main repository), so such a label names no group of this graph."""
+        out: list[tuple[str, str]] = []
+        for v in flatten(visibility) if visibility is not None else ():
+            text = v.text if isinstance(v, LabelValue) else v
+            if not isinstance(text, str) or not text or text.endswith((":__pkg__", ":__subpackages__")):
+                continue
+            try:
+                target = str(parse_label(text, package, self.loader.main_repo_name if main_repo_name else ""))
+            except LabelError:
+                continue
+            call = self.rules.get(target)
+            if call is not None and call.kind == PACKAGE_GROUP:
+                out.append((target, IMPLICIT))
+        return out
 
     def _edge(self, a: str, b: str, kind: str) -> None:
         self.graph.add_edge(a, b, kind)
@@ -523,6 +628,26 @@ def _is_output_attr(call: TargetCall, attr: str) -> bool:
     return attr in OUTPUT_ATTRS
 
 
+def glob_pattern_error(pattern: str) -> str | None:
+    """Why Bazel's glob() refuses ``pattern`` (its message), or None.
+
+    A refused pattern fails the whole package in Bazel; ctxsel used to match nothing
+    instead, silently, so the rule kept an empty ``srcs`` and no warning was given.
+    """
+    if not pattern:
+        return "pattern cannot be empty"
+    if pattern.startswith("/"):
+        return "pattern cannot be absolute"
+    for segment in pattern.split("/"):
+        if not segment:
+            return "empty segment not permitted"
+        if segment in (".", ".."):
+            return f"segment '{segment}' not permitted"
+        if "**" in segment and segment != "**":
+            return "recursive wildcard must be its own segment"
+    return None
+
+
 def glob_to_regex(pattern: str, directory: bool = False) -> str:
     """Bazel glob syntax: ``*`` within a path segment, ``**`` across any number of segments;
     a name starting with "." only matches a segment that is ``*`` or starts with "." too.
@@ -557,9 +682,47 @@ def bazelignore(root: Path, tracker: InputTracker) -> set[str]:
         return set()
     out = set()
     for line in tracker.read_text(path).splitlines():
-        line = line.strip().strip("/")
         if line and not line.startswith("#"):
-            out.add(line)
+            # Bazel reads each line as a PathFragment: "./gen/" and "gen//x/." are "gen", "gen/x";
+            # nothing is trimmed, so "  gen" names no directory (measured with 4.2.3)
+            line = posixpath.normpath(line).strip("/")
+            if line not in (".", ".."):
+                out.add(line)
+    return out
+
+
+def local_repository_dirs(root: Path, tracker: InputTracker) -> set[str]:
+    """Workspace directories that are ``local_repository(path = ...)`` repositories.
+
+    Bazel 4.2.3 leaves such a directory (one with its own WORKSPACE file) out of the main
+    repository: ``//...`` skips it and ``//nested:x`` is "Invalid package reference nested
+    crosses into repository @sub". A nested WORKSPACE that no local_repository names stays
+    part of the main repository (both measured). Only literal top-level calls are read.
+    """
+    for name in ("WORKSPACE.bazel", "WORKSPACE"):
+        path = root / name
+        if tracker.exists(path) and path.is_file():
+            break
+    else:
+        return set()
+    try:
+        tree = parse(tracker.read_text(path), name)
+    except (EvalError, OSError):
+        return set()
+    out: set[str] = set()
+    for stmt in tree.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "local_repository"):
+            continue
+        for kw in call.keywords:
+            if kw.arg == "path" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                target = Path(kw.value.value) if os.path.isabs(kw.value.value) else root / kw.value.value
+                try:
+                    rel = Path(os.path.normpath(target)).relative_to(os.path.normpath(root)).as_posix()
+                except ValueError:
+                    continue  # outside the workspace
+                if rel != "." and any(tracker.exists(root / rel / w) for w in ("WORKSPACE", "WORKSPACE.bazel")):
+                    out.add(rel)
     return out
 
 
@@ -586,46 +749,110 @@ def find_build_files(root: Path, tracker: InputTracker) -> tuple[dict[str, str],
     return loader.packages, sorted(bzl)
 
 
-def transitive_loads_by_package(root: Path, tracker: InputTracker | None = None) -> dict[str, set[str]]:
-    """package -> every .bzl its BUILD file loads, reading only the load() statements.
+class LoadReader:
+    """The .bzl files a Starlark file loads, directly and transitively, from its load()
+    statements alone (nothing is evaluated): for graphs that came from ``bazel query``
+    (which does not report loads), and for the WORKSPACE file, which static mode does
+    not evaluate."""
 
-    For graphs that came from ``bazel query`` (which does not report loads).
-    """
-    tracker = tracker or InputTracker(root)
-    loader = StaticLoader(root, tracker)
-    loader.discover()
-    direct: dict[str, set[str]] = {}
+    def __init__(self, root: Path, tracker: InputTracker | None = None) -> None:
+        self.root = root
+        self.tracker = tracker or InputTracker(root)
+        self.loader = StaticLoader(root, self.tracker)
+        self.loader.discover()
+        self._direct: dict[str, set[str]] = {}
 
-    def loads_of(rel: str) -> set[str]:
-        if rel in direct:
-            return direct[rel]
-        direct[rel] = set()
+    def direct(self, rel: str) -> set[str]:
+        if rel in self._direct:
+            return self._direct[rel]
+        found = self._direct[rel] = set()
         try:
-            tree = parse(tracker.read_text(root / rel), rel)
+            tree = parse(self.tracker.read_text(self.root / rel), rel)
         except (EvalError, OSError):
-            return direct[rel]
-        package = loader._package_of_file(rel)
+            return found
+        package = self.loader._package_of_file(rel)
         for stmt in tree.body:
             call = stmt.value if isinstance(stmt, ast.Expr) else None
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "load" and call.args:
                 first = call.args[0]
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):
                     try:
-                        label = parse_label(first.value, package, loader.main_repo_name)
+                        label = parse_label(first.value, package, self.loader.main_repo_name)
                     except LabelError:
                         continue
                     if not label.external:
-                        direct[rel].add(label.path)
-        return direct[rel]
+                        found.add(label.path)
+        return found
 
-    out: dict[str, set[str]] = {}
-    for package, build in loader.packages.items():
+    def closure(self, rel: str) -> set[str]:
         seen: set[str] = set()
-        stack = list(loads_of(f"{package}/{build}" if package else build))
+        stack = list(self.direct(rel))
         while stack:
             cur = stack.pop()
             if cur not in seen:
                 seen.add(cur)
-                stack.extend(loads_of(cur))
-        out[package] = seen
+                stack.extend(self.direct(cur))
+        return seen
+
+
+def transitive_loads_by_package(root: Path, tracker: InputTracker | None = None) -> dict[str, set[str]]:
+    """package -> every .bzl its BUILD file loads (``LoadReader``)."""
+    reader = LoadReader(root, tracker)
+    return {package: reader.closure(f"{package}/{build}" if package else build) for package, build in reader.loader.packages.items()}
+
+
+def workspace_loads(root: Path, tracker: InputTracker | None = None) -> set[str]:
+    """Every .bzl the WORKSPACE file loads, transitively.
+
+    Such a file is as global as WORKSPACE itself: ``rbuildfiles(deps.bzl)`` names every
+    BUILD file of the workspace (measured with Bazel 4.2.3), where ctxsel found no owner.
+    """
+    if not any((root / name).is_file() for name in ("WORKSPACE", "WORKSPACE.bazel")):
+        return set()
+    reader = LoadReader(root, tracker)
+    found: set[str] = set()
+    for name in ("WORKSPACE.bazel", "WORKSPACE"):  # Bazel reads WORKSPACE.bazel when both exist
+        if (root / name).is_file():
+            found = reader.closure(name)
+            break
+    return found
+
+
+def default_visibility_by_package(root: Path, packages: dict[str, str], main_repo_name: str, tracker: InputTracker) -> dict[str, list[str]]:
+    """package -> the canonical labels of its literal ``package(default_visibility = [...])``.
+
+    For graphs from ``bazel query``: its output lists a rule's ``visibility`` only when
+    the rule sets one, yet the package default's package_group is a dependency of every
+    other rule (``rdeps(//..., group)`` lists them). ``packages`` is ``find_build_files``'
+    answer; only BUILD files that mention ``default_visibility`` are parsed, and a
+    computed value is left out.
+    """
+    out: dict[str, list[str]] = {}
+    for package, build in packages.items():
+        rel = f"{package}/{build}" if package else build
+        try:
+            text = tracker.read_text(root / rel)
+            if "default_visibility" not in text:
+                continue
+            tree = parse(text, rel)
+        except (EvalError, OSError):
+            continue
+        for stmt in tree.body:
+            call = stmt.value if isinstance(stmt, ast.Expr) else None
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "package"):
+                continue
+            for kw in call.keywords:
+                if kw.arg != "default_visibility":
+                    continue
+                try:
+                    value = ast.literal_eval(kw.value)
+                except ValueError:
+                    continue
+                labels = []
+                for v in value if isinstance(value, (list, tuple)) else ():
+                    try:
+                        labels.append(str(parse_label(v, package, main_repo_name)))
+                    except (LabelError, TypeError, AttributeError):
+                        continue
+                out[package] = labels
     return out

@@ -15,6 +15,12 @@ Static mode reproduces ``nx graph``'s project edges without node:
 - "implicit" edges from ``implicitDependencies`` (names, globs, ``tag:``, directories), whose
   ``!name`` entries also remove package.json and import edges.
 
+Changes (``nx show projects --affected``, ``nx affected -t test``, Nx 24): a project is
+touched by its own files, by ``{workspaceRoot}`` files its targets' inputs name, and every
+project by a deleted package.json/project.json. Tests are chosen per *task* from the
+``test`` target's inputs (``TaskSelection``: namedInputs, targetDefaults, ``^production``,
+``!`` patterns, ``dependentTasksOutputFiles``), unless nx.json says ``affected.legacy``.
+
 Not known statically: targets and edges that Nx plugins listed in nx.json ``plugins``
 infer (``@nx/jest/plugin`` adding ``test``, ...) -- a warning says so when plugins exist --
 and npm packages (external nodes), which ctxsel does not model.
@@ -29,18 +35,22 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
 from ctxsel import safepickle
 from ctxsel.adapters.base import Adapter
 from ctxsel.cache import CACHE_DIR, InputTracker
+from ctxsel.paths import read_text
 from ctxsel.process import run_tool
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import IMPLICIT, BuildGraph, Node
 
 if TYPE_CHECKING:  # the parsing modules load when a graph is built, not on every CLI start
+    from ctxsel.affected import ChangeSet
     from .nx_imports import FileImports
-    from .nx_workspace import NxWorkspace
+    from .nx_workspace import NxWorkspace, TaskInputs
+
+    PackageOf = Callable[[BuildGraph, str], "str | None"]
 
 STATIC, DYNAMIC = "static", "dynamic"
 #: files Nx scans for imports
@@ -48,6 +58,10 @@ MODULE_EXTENSIONS = (".ts", ".js", ".tsx", ".jsx", ".mts", ".mjs", ".cjs", ".cts
 #: root-package.json dependencies that switch Nx's source-import analysis on
 NX_JS_PACKAGES = ("@nx/workspace", "@nx/js", "@nx/node", "@nx/next", "@nx/react", "@nx/angular", "@nx/web")
 TOOL_TIMEOUT = 300.0
+#: project configuration files Nx 24 globs for (its default plugins' ``createNodes`` patterns)
+PROJECT_CONFIG_FILES = ("package.json", "project.json")
+#: bump when the inputs kept in node meta change shape (part of the graph cache key)
+INPUTS_META_FORMAT = 1
 #: lockfiles whose change affects every project (Nx's AUTO_AFFECTED_LOCK_FILES)
 LOCKFILES = ("yarn.lock", "package-lock.json", "pnpm-lock.yaml", "pnpm-lock.yml", "bun.lockb", "bun.lock")
 #: what nx prints when it could not build the whole project graph (exit code 0 nevertheless)
@@ -108,7 +122,10 @@ class NxAdapter(Adapter):
 
     # ------------------------------------------------------------ static
     def load_static(self, tracker: InputTracker) -> BuildGraph:
-        from .nx_workspace import discover_projects, implicit_dependencies, invalid_implicit, project_kind
+        from .nx_workspace import (
+            discover_projects, implicit_dependencies, invalid_implicit, project_kind, target_depends_on, target_inputs,
+            target_runnable,
+        )
 
         ws = discover_projects(self.root, tracker)
         self.warnings.extend(ws.warnings)
@@ -121,7 +138,7 @@ class NxAdapter(Adapter):
         graph = BuildGraph(self.name, str(self.root))
         file_set = set(ws.files)
         for project in ws.projects.values():
-            targets = sorted(project.targets)
+            targets = sorted(t for t in project.targets if target_runnable(project, t, ws.nx_json, ws.projects))
             graph.add_node(Node(
                 id=project.name,
                 kind=project_kind(project, file_set),
@@ -130,8 +147,12 @@ class NxAdapter(Adapter):
                 meta={
                     "root": project.root,
                     "targets": targets,
-                    "has_test": "test" in project.targets,
+                    "has_test": "test" in targets,
                     "package_name": (project.manifest or {}).get("name"),
+                    **_inputs_meta(
+                        {t: target_inputs(project, t, ws.nx_json, ws.projects) for t in targets}, project.named_inputs,
+                        {t: target_depends_on(project, t, ws.nx_json, ws.projects) for t in targets},
+                    ),
                 },
             ))
         for name, project in ws.projects.items():
@@ -214,7 +235,7 @@ class NxAdapter(Adapter):
         if self.options.query_file:
             path = Path(self.options.query_file)
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
+                data = json.loads(read_text(path))
             except (OSError, ValueError) as exc:
                 raise ToolError(f"cannot read --query-file {path}: {exc}") from None
         else:
@@ -276,6 +297,98 @@ class NxAdapter(Adapter):
     def test_command(self, tests: list[str]) -> list[str]:
         return ["nx", "run-many", "-t", "test", "-p", ",".join(tests)]
 
+    def cache_key(self) -> str:
+        """Graphs cached before nodes carried their targets' inputs must not be reused."""
+        return super().cache_key() + f"-inputs{INPUTS_META_FORMAT}"
+
+    # ------------------------------------------------------------ changes
+    def nx_json(self) -> dict[str, Any]:
+        """nx.json as it is now (read once per adapter; ``{}`` when absent)."""
+        cached = getattr(self, "_nx_json", None)
+        if cached is None:
+            from .nx_workspace import read_jsonc
+
+            path = self.root / "nx.json"
+            cached = read_jsonc(path, InputTracker(self.root), self.root) if path.is_file() else {}
+            self._nx_json = cached
+        return cached
+
+    def task_selection(self, graph: BuildGraph) -> "TaskSelection":
+        """One ``TaskSelection`` per graph (a change set asks it once per file)."""
+        cached = getattr(self, "_task_selection", None)
+        if cached is None or cached.graph is not graph:
+            cached = TaskSelection(graph, self.nx_json(), self.package_of)
+            self._task_selection = cached
+        return cached
+
+    def ignored_change(self, path: str) -> bool:
+        """Whether Nx drops ``path`` from a change: it filters changed files (``--files`` and git
+        ranges alike) through the root .gitignore and .nxignore, read as one list
+        (``calculateFileChanges``/``getIgnoreObject``; nested ignore files do not count here)."""
+        rules = getattr(self, "_change_ignore", None)
+        if rules is None:
+            from ctxsel.files import IgnoreRules
+
+            rules = IgnoreRules()
+            for name in (".gitignore", ".nxignore"):
+                try:
+                    text = read_text(self.root / name, errors="replace")
+                except OSError:
+                    continue
+                for line in text.splitlines():
+                    rules.add(line)
+            self._change_ignore = rules
+        return bool(rules) and rules.ignored(path)
+
+    def config_gone(self, path: str) -> bool:
+        """A project.json/package.json path that does not exist now: Nx's test for a deleted
+        project configuration is the working tree (``isDeletedFile``), for ``--files`` too."""
+        return path.rsplit("/", 1)[-1] in PROJECT_CONFIG_FILES and not (self.root / path).exists()
+
+    def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
+        """The projects ``nx show projects --affected`` counts as touched by ``path``.
+
+        None for a file the root .gitignore/.nxignore ignores; else, besides the project
+        owning it (measured with Nx 24):
+        - a ``package.json``/``project.json`` that no longer exists -- deleted, or moved
+          away -- touches *every* project (Nx re-reads all project configuration then);
+        - a file matching a ``{workspaceRoot}/...`` fileset in the inputs a project's
+          targets set (directly or through named inputs, not through ``^`` dependency
+          inputs, not Nx's default inputs) touches that project: ``sharedGlobals`` does.
+        """
+        if self.ignored_change(path):
+            return []
+        if self.config_gone(path):
+            return self.reportable_ids(graph)
+        owned = super().nodes_for_changed_file(graph, path)
+        touched = self.task_selection(graph).implicitly_touched(path)
+        return sorted(set(owned) | touched) if touched else owned
+
+    def change_tests(self, graph: BuildGraph, changes: "ChangeSet") -> list[str] | None:
+        """The projects whose ``test`` task ``nx affected -t test`` selects for the change.
+
+        Nx 24 selects tasks by their inputs unless nx.json sets ``affected.legacy`` (or
+        ``NX_LEGACY_AFFECTED=true``): a ``*.spec.ts`` outside ``production`` re-runs its
+        own project's tests, not its dependents'. Global files (nx.json, lockfiles, the
+        root tsconfig) and a deleted project configuration select every test.
+        """
+        from .nx_workspace import _js_truthy
+
+        nx_json = self.nx_json()
+        legacy = os.environ.get("NX_LEGACY_AFFECTED")
+        if legacy == "true" or (legacy != "false" and isinstance(nx_json.get("affected"), dict)
+                                and _js_truthy(nx_json["affected"].get("legacy"))):
+            return None
+        tests = [n.id for n in graph.nodes() if n.meta.get("has_test")]
+        paths = [p for f in changes.files for p in (f.path, f.old_path) if p and not self.ignored_change(p)]
+        if changes.global_files or any(self.config_gone(p) for p in paths):
+            return sorted(tests)
+        selection = self.task_selection(graph)
+        try:
+            return sorted(selection.affected(tests, paths, "test"))
+        except InvalidInputsError as exc:
+            raise ParseError(str(exc.args[0]), Location(*_input_location(self.root, exc.args[1], exc.args[2]))) from None
+
     def manifest_patterns(self) -> tuple[str, ...]:
         """Everything ``load_static`` reads: configs, ignore files, and the source files Nx scans."""
         configs = ("package.json", "project.json", "nx.json", "tsconfig*.json", "pnpm-workspace.yaml", "lerna.json",
@@ -292,6 +405,211 @@ class NxAdapter(Adapter):
         """
         tsconfig = "tsconfig.base.json" if (self.root / "tsconfig.base.json").is_file() else "tsconfig.json"
         return ("nx.json", *LOCKFILES, tsconfig)
+
+
+class InvalidInputsError(Exception):
+    """(message, project root, the offending text): an ``inputs`` entry Nx refuses."""
+
+
+class TaskSelection:
+    """Which tasks a set of changed files affects, from each target's inputs (Nx 24's
+    ``affected -t``), and which projects ``{workspaceRoot}`` inputs touch.
+
+    A task of project P is affected by a changed file F when (``hasher/task-hasher.js``'s
+    split of inputs, measured against ``nx show projects --affected -t``):
+    - F belongs to P and is one of P's ``{projectRoot}`` filesets (every file of P when
+      the target sets no inputs), or is P's project.json/package.json;
+    - F matches one of the task's ``{workspaceRoot}`` filesets;
+    - F belongs to a transitive dependency D of P and is in the ``^`` named inputs
+      (``^production``) expanded with D's own namedInputs, or matches their
+      ``{workspaceRoot}`` filesets;
+    - the task reads the outputs of the tasks it ``dependsOn`` (``dependentTasksOutputFiles``;
+      ``transitive``: of all tasks below it) and one of those is affected: Nx carries a
+      change along such edges only (a ``^build`` dependency alone carries nothing).
+    """
+
+    def __init__(self, graph: BuildGraph, nx_json: dict[str, Any], package_of: "PackageOf") -> None:
+        self.graph = graph
+        named = nx_json.get("namedInputs")
+        self.named_global: dict[str, Any] = dict(named) if isinstance(named, dict) else {}
+        self.package_of = package_of
+        self.by_package = {n.package: n.id for n in graph.nodes() if not n.external}
+        self._named: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._touch_index: dict[tuple[str, ...], set[str]] | None = None
+
+    def named_inputs(self, project: str) -> dict[str, Any]:
+        from .nx_workspace import DEFAULT_NAMED_INPUTS
+
+        return {**DEFAULT_NAMED_INPUTS, **self.named_global, **(self.graph.node(project).meta.get("named_inputs") or {})}
+
+    def owner(self, path: str) -> str | None:
+        package = self.package_of(self.graph, path)
+        return self.by_package.get(package) if package is not None else None
+
+    def task_inputs(self, project: str, target: str) -> "TaskInputs":
+        """One task's inputs, expanded with its project's named inputs (``InvalidInputsError`` where Nx refuses them)."""
+        from .nx_workspace import InvalidInputs, expand_task_inputs
+
+        inputs = (self.graph.node(project).meta.get("inputs") or {}).get(target)
+        try:
+            return expand_task_inputs(inputs, self.named_inputs(project))
+        except InvalidInputs as exc:
+            raise InvalidInputsError(f"inputs of {project}:{target}: {exc}", self.graph.node(project).meta.get("root", "."),
+                                     _quoted(str(exc))) from None
+
+    def dependency_filesets(self, dep: str, names: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(project, workspace) filesets that ``^names`` contributes for dependency ``dep``."""
+        from .nx_workspace import InvalidInputs, expand_named
+
+        key = (dep, names)
+        if key not in self._named:
+            try:
+                self._named[key] = expand_named(names, self.named_inputs(dep))
+            except InvalidInputs as exc:
+                raise InvalidInputsError(f"inputs of {dep} (as a dependency): {exc}",
+                                         self.graph.node(dep).meta.get("root", "."), _quoted(str(exc))) from None
+        return self._named[key]
+
+    def implicitly_touched(self, path: str) -> set[str]:
+        """Projects whose targets' own (non-``^``) inputs name ``path`` through a ``{workspaceRoot}`` fileset."""
+        from .nx_workspace import fileset_matches
+
+        if self._touch_index is None:
+            index: dict[tuple[str, ...], set[str]] = {}
+            for node in self.graph.nodes():
+                for target in node.meta.get("inputs") or {}:
+                    try:
+                        workspace = self.task_inputs(node.id, target).workspace
+                    except InvalidInputsError:  # Nx's project-level answer skips what it cannot read
+                        continue
+                    if workspace:
+                        index.setdefault(workspace, set()).add(node.id)
+            self._touch_index = index
+        touched: set[str] = set()
+        for workspace, projects in self._touch_index.items():
+            if fileset_matches(workspace, path):
+                touched |= projects
+        return touched
+
+    def affected(self, projects: list[str], paths: list[str], target: str) -> set[str]:
+        """Those of ``projects`` (all having ``target``) whose ``target`` task the changed ``paths`` affect."""
+        from .nx_workspace import fileset_matches
+
+        by_owner: dict[str | None, list[str]] = {}
+        for path in dict.fromkeys(paths):
+            by_owner.setdefault(self.owner(path), []).append(path)
+        any_match: dict[tuple[str, ...], bool] = {}
+
+        def workspace_hit(filesets: tuple[str, ...]) -> bool:
+            if filesets and filesets not in any_match:
+                any_match[filesets] = any(fileset_matches(filesets, p) for p in paths)
+            return bool(filesets) and any_match[filesets]
+
+        touched_memo: dict[tuple[str, str], bool] = {}
+
+        def touched(task: tuple[str, str]) -> bool:
+            """The task's own inputs name a changed file."""
+            if task not in touched_memo:
+                project, name = task
+                inputs = self.task_inputs(project, name)
+                root = self.root_of(project)
+                prefix = "" if root == "." else root + "/"
+                configs = (f"{prefix}package.json", f"{prefix}project.json")
+                own = by_owner.get(project, ())
+                touched_memo[task] = bool(
+                    (own and (inputs.all_files or any(p in configs or fileset_matches(inputs.project, p, root) for p in own)))
+                    or workspace_hit(inputs.workspace) or self._through_dependencies(project, inputs, by_owner, workspace_hit)
+                )
+            return touched_memo[task]
+
+        reached_memo: dict[tuple[str, str], bool] = {}
+
+        def reached(task: tuple[str, str]) -> bool:
+            """Touched, or carried to through the outputs of a task it dependsOn that was reached."""
+            if task not in reached_memo:
+                reached_memo[task] = False  # a dependsOn cycle ends here
+                inputs = self.task_inputs(*task)
+                found = touched(task)
+                if not found and inputs.dep_outputs:
+                    below = self.task_dependencies(task)
+                    if inputs.transitive_outputs:
+                        seen, stack = set(below), list(below)
+                        while stack:
+                            for more in self.task_dependencies(stack.pop()):
+                                if more not in seen:
+                                    seen.add(more)
+                                    stack.append(more)
+                        below = sorted(seen)
+                    found = any(reached(t) for t in below)
+                reached_memo[task] = found
+            return reached_memo[task]
+
+        return {project for project in projects if reached((project, target))}
+
+    def task_dependencies(self, task: tuple[str, str]) -> list[tuple[str, str]]:
+        """The tasks ``task`` dependsOn (targets of projects that have them)."""
+        from .nx_workspace import task_dependencies
+
+        project, target = task
+        depends_on = (self.graph.node(project).meta.get("depends_on") or {}).get(target)
+        if not depends_on:
+            return []
+        return task_dependencies(depends_on, project, self.graph.dependencies(project),
+                                 lambda p, t: p in self.graph and t in (self.graph.node(p).meta.get("targets") or ()))
+
+    def root_of(self, project: str) -> str:
+        return str(self.graph.node(project).meta.get("root") or ".")
+
+    def _through_dependencies(self, project: str, inputs: "TaskInputs", by_owner: dict[str | None, list[str]],
+                              workspace_hit: Callable[[tuple[str, ...]], bool]) -> bool:
+        """Whether a change reaches the task through what it reads of other projects."""
+        from .nx_workspace import NxProject, fileset_matches, match_projects
+
+        if not (inputs.dep_inputs or inputs.dep_filesets or inputs.project_inputs):
+            return False
+        deps = [d for d in self.graph.deps([project]) if d != project]
+        for dep in deps:
+            changed = by_owner.get(dep, ())
+            root = self.root_of(dep)
+            if inputs.dep_inputs:
+                project_sets, workspace_sets = self.dependency_filesets(dep, inputs.dep_inputs)
+                if any(fileset_matches(project_sets, p, root) for p in changed) or workspace_hit(workspace_sets):
+                    return True
+            if any(fileset_matches(inputs.dep_filesets, p, root) for p in changed):
+                return True
+        if inputs.project_inputs:
+            everyone = {n.id: NxProject(n.id, self.root_of(n.id), tags=list(n.tags)) for n in self.graph.nodes()}
+            for name, patterns in inputs.project_inputs:
+                for other in match_projects(list(patterns), everyone):
+                    project_sets, workspace_sets = self.dependency_filesets(other, (name,))
+                    root = self.root_of(other)
+                    if any(fileset_matches(project_sets, p, root) for p in by_owner.get(other, ())) or workspace_hit(workspace_sets):
+                        return True
+        return False
+
+
+def _quoted(message: str) -> str:
+    """The first quoted piece of an error message (what to look for in the config files)."""
+    for quote in ('"', "'"):
+        start = message.find(quote)
+        end = message.find(quote, start + 1) if start >= 0 else -1
+        if end > start:
+            return message[start + 1:end]
+    return ""
+
+
+def _input_location(root: Path, project_root: str, needle: str) -> tuple[str, int | None]:
+    """Where an invalid input is written: nx.json, else the project's project.json/package.json."""
+    prefix = "" if project_root in (".", "") else project_root + "/"
+    for rel in ("nx.json", f"{prefix}project.json", f"{prefix}package.json"):
+        try:
+            text = read_text(root / rel, errors="replace")
+        except OSError:
+            continue
+        at = text.find(f'"{needle}"') if needle else -1
+        if at >= 0:
+            return rel, text.count("\n", 0, at) + 1
+    return "nx.json", None
 
 
 class ImportCache:
@@ -371,6 +689,11 @@ def graph_from_nx_json(data: dict[str, Any], adapter: str, root: str) -> BuildGr
                 "targets": targets,
                 "has_test": "test" in targets,
                 "package_name": ((project.get("metadata") or {}).get("js") or {}).get("packageName"),
+                **_inputs_meta(
+                    {t: spec.get("inputs") for t, spec in (project.get("targets") or {}).items() if isinstance(spec, dict)},
+                    project.get("namedInputs"),
+                    {t: spec.get("dependsOn") for t, spec in (project.get("targets") or {}).items() if isinstance(spec, dict)},
+                ),
             },
         ))
     for source, deps in sorted((body.get("dependencies") or {}).items()):
@@ -379,6 +702,16 @@ def graph_from_nx_json(data: dict[str, Any], adapter: str, root: str) -> BuildGr
             if source in graph and target in graph and source != target:
                 graph.add_edge(source, target, str(dep.get("type") or STATIC))
     return graph
+
+
+def _inputs_meta(inputs: dict[str, Any], named: Any, depends_on: dict[str, Any]) -> dict[str, Any]:
+    """Node meta for affected-task selection: each target's ``inputs`` and ``dependsOn``
+    (targetDefaults applied; only targets that set them) and the project's own ``namedInputs``."""
+    return {
+        "inputs": {t: v for t, v in inputs.items() if v is not None},
+        "named_inputs": dict(named) if isinstance(named, dict) else {},
+        "depends_on": {t: v for t, v in depends_on.items() if v},
+    }
 
 
 def _declared_dependencies(manifest: dict[str, Any]) -> dict[str, str]:

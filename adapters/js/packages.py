@@ -8,8 +8,8 @@ once; each subclass answers only the questions where its tool differs
 (``edge_fields``, ``link_target``, ``has_test``, ``test_command``).
 
 Node ids are package names, the names users type and the tools accept in ``--filter``.
-A package without a name, or the second package with a name already taken, is named by
-its directory (``./packages/x``), which every one of these tools also accepts as a selector.
+A package without a name, or one whose name another package shares, is named by its
+directory (``./packages/x``), which every one of these tools also accepts as a selector.
 
 The manifest reader (``workspace``) and ``semver`` are imported by the functions that
 build a graph: a warm run takes the graph from the cache and needs neither (~2 ms).
@@ -18,6 +18,7 @@ build a graph: a warm run takes the graph from the cache and needs neither (~2 m
 from __future__ import annotations
 
 import posixpath
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
@@ -199,12 +200,27 @@ class PackageGraphAdapter(Adapter):
     def finish(self, graph: BuildGraph, ws: JsWorkspace, ids: dict[str, str]) -> None:
         """Add tool-specific nodes or edges (Turborepo's ``//``) once the package edges exist."""
 
+    #: whether the root package answers to its name in this tool's filter: pnpm's ``--filter
+    #: root`` selects the root project (measured), npm's ``--workspace`` and turbo's (root ``//``) do not
+    root_answers_to_name: ClassVar[bool] = False
+
     def assign_ids(self, ws: JsWorkspace) -> dict[str, str]:
-        """dir -> node id: the package name, or its directory when unnamed or a duplicate."""
+        """dir -> node id: the package name, or its directory when unnamed or when the name is shared.
+
+        A shared name is no id for *any* of its packages: ``pnpm --filter x test`` runs every
+        package named ``x`` (pnpm 12, measured), so a test command naming one of them by name
+        would run the others too. Their directories (``./p/x``) select exactly one. npm, yarn
+        and turbo refuse shared names, so this only changes what pnpm workspaces are called.
+        """
+        def answers(pkg: JsPackage) -> bool:
+            return bool(pkg.name) and (self.root_answers_to_name or not pkg.is_root)
+
+        counts = Counter(p.name for p in ws.packages if answers(p))
         ids: dict[str, str] = {}
         taken: set[str] = set()
         for pkg in ws.packages:
-            nid = pkg.name if pkg.name and pkg.name not in taken else dir_selector(pkg.dir)
+            shared = answers(pkg) and counts[pkg.name] > 1
+            nid = pkg.name if pkg.name and pkg.name not in taken and not shared else dir_selector(pkg.dir)
             taken.add(nid)
             ids[pkg.dir] = nid
         return ids
@@ -235,7 +251,7 @@ class PackageGraphAdapter(Adapter):
 
     def manifest_patterns(self) -> tuple[str, ...]:
         """Every file ``load_static`` reads: manifests, workspace and tool settings."""
-        return ("package.json", "pnpm-workspace.yaml", "turbo.json", ".npmrc")
+        return ("package.json", "pnpm-workspace.yaml", "turbo.json", "turbo.jsonc", ".npmrc")
 
     # ------------------------------------------------------------ inputs
     def resolve(self, graph: BuildGraph, spec: str) -> list[str]:

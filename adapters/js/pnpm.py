@@ -50,6 +50,7 @@ class PnpmAdapter(PackageGraphAdapter):
     #: pnpm also takes a ``package.yaml`` project (``workspace.PNPM_MANIFESTS``)
     manifest_files: ClassVar[tuple[str, ...]] = ("package.json", "package.yaml")
     negation_rule: ClassVar[str] = "pnpm"
+    root_answers_to_name: ClassVar[bool] = True
 
     def __init__(self, root: Path, options: AdapterOptions | None = None) -> None:
         super().__init__(root, options)

@@ -20,8 +20,11 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
   package the root depends on has every package as a dependent. ``//`` itself never
   appears in ``turbo ls`` output, and filtering on it selects nothing.
 - A package has a ``test`` task only when it has ``scripts.test`` *and* turbo.json
-  defines ``test`` (v2 ``tasks``, v1 ``pipeline``; also ``<pkg>#test`` or the package's
-  own turbo.json); ``turbo run test`` lists the others with command ``<NONEXISTENT>``.
+  defines ``test`` (``tasks``; also ``<pkg>#test``, the package's own turbo.json, or one
+  it ``extends``); ``turbo run test`` lists the others with command ``<NONEXISTENT>``.
+- A turbo.json turbo 2 refuses (a package turbo.json without ``"extends": ["//"]``,
+  ``extends`` in the root, tasks that are no objects) is an error here too
+  (``check_turbo_json``); turbo 1's ``pipeline`` is read as turbo 1 reads it, with a warning.
 """
 
 from __future__ import annotations
@@ -33,13 +36,17 @@ from ctxsel.adapters.base import AdapterOptions
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph
+from ctxsel.paths import read_text
 
+from .lockfile import EXTERNAL_FIELDS, LOCKFILES, lockfile_changed_dirs
 from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, resolve_path
 
 if TYPE_CHECKING:  # pragma: no cover
     from .workspace import JsPackage, JsWorkspace
 
 TURBO_JSON = "turbo.json"
+#: turbo 2 reads either name, in the root and in a package, but refuses both in one directory (measured)
+CONFIG_NAMES = (TURBO_JSON, "turbo.jsonc")
 ROOT_ID = "//"
 QUERY = "{ packages { items { name path directDependencies { items { name } } } } }"
 
@@ -63,9 +70,14 @@ def turbo_env() -> dict[str, str]:
 
 
 def turbo_tasks(config: dict[str, Any]) -> dict[str, Any]:
-    """The task definitions of a turbo.json: v2 ``tasks`` or v1 ``pipeline``."""
+    """The task definitions of a turbo.json: v2 ``tasks`` or v1 ``pipeline`` (a turbo 1 repo
+    is read as turbo 1 reads it, with a warning: ``TURBO_1_WARNING``)."""
     tasks = config.get("tasks", config.get("pipeline"))
     return tasks if isinstance(tasks, dict) else {}
+
+
+TURBO_1_WARNING = '{where}: "pipeline" is turbo 1 (turbo 2 refuses it: renamed "tasks" in 2.0); read as turbo 1 tasks'
+
 
 
 #: package.json fields turbo 2 parses with a type: a value of another type (``null`` too) makes
@@ -131,6 +143,100 @@ def version_links(version: str | None, wanted: str) -> bool:
     return ok is None or ok
 
 
+def key_line(text: str, key: str) -> int | None:
+    """The line of the top-level ``"key":`` in a JSON(C) text (None when absent).
+
+    Depth-aware, so a task or option of the same name deeper down is not it; comments are
+    blanked first (``strip_jsonc``), so a quote or brace inside one does not count.
+    """
+    import json
+    import re
+
+    from .workspace import strip_jsonc
+
+    text = strip_jsonc(text)
+    depth = 0
+    for m in re.finditer(r'"(?:\\.|[^"\\])*"|[{}\[\]]', text):
+        tok = m.group(0)
+        if tok in ("{", "["):
+            depth += 1
+        elif tok in ("}", "]"):
+            depth -= 1
+        elif depth == 1 and re.match(r"\s*:", text[m.end():]):
+            try:
+                if json.loads(tok) == key:
+                    return text.count("\n", 0, m.start()) + 1
+            except ValueError:
+                continue
+    return None
+
+
+def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: bool) -> None:
+    """Raise ParseError where turbo 2 refuses a turbo.json (each measured with turbo 2.11.11,
+    which stops ``turbo run`` and ``turbo query`` with these errors):
+
+    - ``pipeline`` beside ``tasks`` (``pipeline`` alone is a turbo 1 file, which turbo 2
+      refuses with "Found `pipeline` field instead of `tasks`": it is read as turbo 1
+      reads it, with a warning, so a repository still on turbo 1 keeps its answers);
+    - ``tasks`` that is no object, or a task that is none: "incorrect type";
+    - ``extends`` in the root turbo.json: "Found an unknown key `extends`";
+    - a package turbo.json without ``extends``, or with ``[]``: 'No "extends" key found';
+      a non-list: "extends has an incorrect type"; a list not starting with ``"//"``:
+      "You must extend from the root of the workspace first".
+
+    ``where`` is the file as the user knows it (``p/a/turbo.jsonc``).
+    """
+    if "pipeline" in config and "tasks" in config:
+        raise ParseError(
+            'a turbo.json with both "pipeline" (turbo 1) and "tasks" (turbo 2): turbo 2 refuses "pipeline"',
+            Location(where, key_line(text, "pipeline")),
+            hint='rename "pipeline" to "tasks" (npx @turbo/codemod migrate)',
+        )
+    tasks = config.get("tasks", {})
+    if not isinstance(tasks, dict):  # "tasks has an incorrect type, expected an object"
+        raise ParseError('turbo expects "tasks" to be an object', Location(where, key_line(text, "tasks")))
+    for task, definition in tasks.items():
+        if not isinstance(definition, dict):  # "Incorrect type, expected an object"
+            raise ParseError(f"turbo expects the task {task!r} to be an object", Location(where, key_line(text, "tasks")))
+    extends = config.get("extends")
+    if is_root:
+        if "extends" in config:
+            raise ParseError('turbo refuses "extends" in the root turbo.json', Location(where, key_line(text, "extends")))
+        return
+    if extends is None or extends == []:
+        raise ParseError('turbo refuses a package turbo.json without "extends": ["//"]', Location(where, 1))
+    if not isinstance(extends, list) or not all(isinstance(e, str) for e in extends):
+        raise ParseError('turbo expects "extends" to be a list of package names', Location(where, key_line(text, "extends")))
+    if extends[0] != ROOT_ID:
+        raise ParseError('turbo requires "extends" to start with "//"', Location(where, 1))  # turbo points at 1:1 too
+
+
+def config_file(base: Path, exists: Any = Path.is_file, rel: str = "") -> str | None:
+    """Which of ``CONFIG_NAMES`` the directory ``base`` (package ``rel``) holds, None for
+    neither; both is an error, as in turbo ("Found both turbo.json and turbo.jsonc in the
+    same directory")."""
+    found = [name for name in CONFIG_NAMES if exists(base / name)]
+    if len(found) > 1:
+        where = f"{rel}/{found[1]}" if rel else found[1]
+        raise ParseError("turbo refuses both turbo.json and turbo.jsonc in one directory; remove one", Location(where))
+    return found[0] if found else None
+
+
+def read_turbo_json(root: Path, rel: str, tracker: InputTracker) -> tuple[dict[str, Any], str] | None:
+    """(config, repo-relative path) of the turbo.json or turbo.jsonc of package ``rel`` ("" for
+    the root), refused where turbo 2 refuses it; None when the directory has neither."""
+    from .workspace import read_jsonc  # only while building a graph (see ``packages``)
+
+    base = root / rel if rel else root
+    name = config_file(base, tracker.exists, rel)
+    if name is None:
+        return None
+    where = f"{rel}/{name}" if rel else name
+    config = read_jsonc(base / name, tracker)
+    check_turbo_json(config, tracker.read_text(base / name), where, is_root=not rel)
+    return config, where
+
+
 class TurboAdapter(PackageGraphAdapter):
     name: ClassVar[str] = "turbo"
     tools: ClassVar[tuple[str, ...]] = ("turbo",)
@@ -147,10 +253,14 @@ class TurboAdapter(PackageGraphAdapter):
         self.link_workspace_packages = True
         self.root_tasks: dict[str, Any] = {}
         self.package_tasks: dict[str, dict[str, Any]] = {}
+        #: package dir -> dirs of the packages its turbo.json ``extends`` besides ``//``
+        self.package_extends: dict[str, list[str]] = {}
+        #: package dir -> its turbo.json or turbo.jsonc (repo-relative), for messages
+        self.package_config_files: dict[str, str] = {}
 
     @classmethod
     def detect(cls, root: Path) -> bool:
-        return (root / TURBO_JSON).is_file() and (root / "package.json").is_file()
+        return any((root / name).is_file() for name in CONFIG_NAMES) and (root / "package.json").is_file()
 
     # ------------------------------------------------------------ graph
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
@@ -173,23 +283,45 @@ class TurboAdapter(PackageGraphAdapter):
         return ws
 
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
-        from .workspace import read_jsonc  # only while building a graph (see ``packages``)
+        """Read turbo.json (the root's and each package's) and the linking settings.
 
-        config = read_jsonc(self.root / TURBO_JSON, tracker)
+        turbo 2 refuses a turbo.json it cannot use, and so does ctxsel (exit 2, naming the
+        file and line; ``check_turbo_json``): a test selection from a file turbo will not
+        run would be a guess. The exception is turbo 1's ``pipeline``: a repository still
+        on turbo 1 is read as turbo 1 reads it, with a warning.
+        """
+        from .workspace import read_jsonc
+
+        found = read_turbo_json(self.root, "", tracker)
+        # neither file (``--adapter turbo`` forced): read_jsonc says the file cannot be read
+        config = found[0] if found else read_jsonc(self.root / TURBO_JSON, tracker)
         self.root_tasks = turbo_tasks(config)
         if "pipeline" in config:
-            # read as v1 tasks on purpose (a turbo 1 repo), but turbo 2 refuses the file (measured)
-            self.warn(f'{TURBO_JSON}: turbo 2 refuses "pipeline" (renamed "tasks" in 2.0); read as turbo 1 tasks')
+            self.warn(TURBO_1_WARNING.format(where=found[1] if found else TURBO_JSON))
         self.package_tasks = {}
+        self.package_extends = {}
+        self.package_config_files = {}
+        configs: dict[str, dict[str, Any]] = {}
         for pkg in ws.packages:
-            own = self.root / pkg.dir / TURBO_JSON
-            if pkg.dir and tracker.exists(own):
-                config = read_jsonc(own, tracker)
-                if "extends" not in config:
-                    # turbo 2 stops every command here ('No "extends" key found', measured); a
-                    # warning rather than an error, so the answer still shows what the file means
-                    self.warn(f'{pkg.dir}/{TURBO_JSON}: turbo refuses a package turbo.json without "extends": ["//"]')
-                self.package_tasks[pkg.dir] = turbo_tasks(config)
+            own = read_turbo_json(self.root, pkg.dir, tracker) if pkg.dir else None
+            if own:
+                configs[pkg.dir], self.package_config_files[pkg.dir] = own
+        dir_of = {p.name: p.dir for p in ws.packages if p.name and not p.is_root}
+        for rel, config in configs.items():
+            self.package_tasks[rel] = turbo_tasks(config)
+            if "pipeline" in config:
+                self.warn(TURBO_1_WARNING.format(where=self.package_config_files[rel]))
+            extended: list[str] = []
+            for name in config["extends"][1:]:
+                if name == ROOT_ID:
+                    continue  # ["//", "//"] is accepted (measured)
+                if dir_of.get(name) not in configs:
+                    # "Cannot extend from 'x' without a package 'turbo.json'": no such package, or none there
+                    raise ParseError(f"turbo cannot extend from {name!r}: no package of that name has a turbo.json",
+                                     self._extends_location(rel, tracker))
+                extended.append(dir_of[name])
+            self.package_extends[rel] = extended
+        self._refuse_extends_cycle({d: n for n, d in dir_of.items()}, tracker)
         if ws.manager != "pnpm":
             self.link_workspace_packages = True
             return
@@ -249,7 +381,49 @@ class TurboAdapter(PackageGraphAdapter):
         own = self.package_tasks.get(pkg.dir, {})
         if own.get("test") == {"extends": False}:
             return False  # the package opts out of the root's task (turbo 2.11, measured)
-        return "test" in own or "test" in self.root_tasks or f"{pkg.name}#test" in self.root_tasks
+        return (
+            "test" in own
+            or "test" in self.root_tasks
+            or f"{pkg.name}#test" in self.root_tasks
+            or self._inherits_test(pkg.dir, {pkg.dir})
+        )
+
+    def _extends_location(self, rel: str, tracker: InputTracker) -> Location:
+        """Where a package turbo.json says ``extends``, for errors about it."""
+        where = self.package_config_files[rel]
+        return Location(where, key_line(tracker.read_text(self.root / where), "extends"))
+
+    def _refuse_extends_cycle(self, name_of: dict[str, str], tracker: InputTracker) -> None:
+        """turbo 2 stops at 'Cyclic "extends" detected: a -> b -> a' (measured; ``a -> a`` too)."""
+        state: dict[str, bool] = {}  # dir -> finished (False while on the current path)
+
+        def visit(rel: str, path: list[str]) -> None:
+            state[rel] = False
+            for nxt in self.package_extends.get(rel, ()):
+                if state.get(nxt) is False:
+                    cycle = [name_of[d] for d in path[path.index(nxt):] + [nxt]]
+                    raise ParseError('turbo refuses a cycle of "extends": ' + " -> ".join(cycle),
+                                     self._extends_location(nxt, tracker))
+                if nxt not in state:
+                    visit(nxt, [*path, nxt])
+            state[rel] = True
+
+        for rel in sorted(self.package_extends):
+            if rel not in state:
+                visit(rel, [rel])
+
+    def _inherits_test(self, rel: str, seen: set[str]) -> bool:
+        """Whether a package turbo.json's ``"extends": ["//", "b", ...]`` brings in a ``test`` task:
+        ``b``'s own, or one ``b`` extends in turn (turbo 2.11, measured: a chain a -> b -> c
+        gives a the test task c defines). ``seen`` keeps a diamond from being walked twice."""
+        for other in self.package_extends.get(rel, ()):
+            if other in seen:
+                continue
+            seen.add(other)
+            task = self.package_tasks.get(other, {}).get("test")
+            if task is not None and task != {"extends": False} or self._inherits_test(other, seen):
+                return True
+        return False
 
     # ------------------------------------------------------------ tool mode
     def load_tool(self, tracker: InputTracker) -> BuildGraph:
@@ -315,22 +489,82 @@ class TurboAdapter(PackageGraphAdapter):
     def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
         """A changed file outside every package (root README, tsconfig, package.json)
         marks nothing in turbo (``--filter=...[ref]``, measured); turbo.json and
-        ``globalDependencies`` are handled as global files before this is asked."""
+        ``globalDependencies`` are handled as global files before this is asked.
+
+        The root lockfile is turbo's special case: with both versions of it turbo marks only
+        the packages whose locked dependencies changed (``nodes_for_lockfile_change``);
+        asked about the path alone, ctxsel answers as turbo does without the previous
+        contents ("LockfileChangedWithoutDetails"): every package.
+        """
+        if path == self.lockfile():
+            return self.nodes_for_lockfile_change(graph, None, None)
         return [n for n in self.nodes_for_file(graph, path) if n != ROOT_ID]
+
+    def lockfile(self) -> str | None:
+        """The repo-relative lockfile turbo reads here (by ``packageManager``), or None.
+        Read once per adapter: a change set may ask for each of 10,000 files."""
+        if not hasattr(self, "_lockfile"):
+            from .workspace import detect_manager, root_manifest
+
+            pm = root_manifest(self.root).get("packageManager")
+            name = pm.split("@", 1)[0].strip() if isinstance(pm, str) else detect_manager(self.root)
+            self._lockfile = LOCKFILES.get(name or "")
+        return self._lockfile
+
+    def nodes_for_lockfile_change(self, graph: BuildGraph, before: str | None, after: str | None) -> list[str]:
+        """The packages a change of the lockfile from ``before`` to ``after`` marks in turbo 2.
+
+        Each package's external dependencies (package.json, ``EXTERNAL_FIELDS``) are
+        followed through both lockfiles; a package whose set of locked entries differs is
+        changed (and, through the blast radius, its dependents). Every package is changed
+        when a side is missing (None), unreadable, differs in a global field, or changes
+        what the root's own external dependencies reach (``lockfile_changed_dirs``). The root ``//`` is changed too in turbo
+        ("ConservativeRootLockfileChanged"), which no ``turbo ls`` lists.
+        """
+        import json
+
+        lockfile = self.lockfile() or ""
+        manager = next((m for m, f in LOCKFILES.items() if f == lockfile), "")
+        packages = [n for n in graph.nodes() if n.kind == "package" and not n.external]
+        if before is None or after is None:
+            return sorted(n.id for n in packages)  # nothing to compare: no manifest need be read
+        externals: dict[str, dict[str, str]] = {}
+        for node in [*packages, *(graph.node(n) for n in (ROOT_ID,) if n in graph)]:
+            try:
+                manifest = json.loads(read_text(self.root / node.package / "package.json"))
+            except (OSError, ValueError):
+                manifest = {}
+            # what turbo linked to a workspace package is no external dependency
+            internal = {graph.node(d).meta.get("name") for d in graph.dependencies(node.id)}
+            deps: dict[str, str] = {}
+            for field in EXTERNAL_FIELDS:
+                declared = manifest.get(field) if isinstance(manifest, dict) else None
+                if isinstance(declared, dict):
+                    deps.update({k: v for k, v in declared.items() if isinstance(v, str)
+                                 and k not in internal and not v.startswith(WORKSPACE_PROTOCOL)})
+            externals[node.package] = deps
+        changed = lockfile_changed_dirs(before, after, manager, externals)
+        return sorted(n.id for n in packages if changed is None or n.package in changed)
 
     def test_command(self, tests: list[str]) -> list[str]:
         return ["turbo", "run", "test", *(f"--filter={t}" for t in tests)]
 
     def global_files(self) -> tuple[str, ...]:
-        """turbo.json and its ``globalDependencies`` globs: turbo marks every package when they change."""
+        """The root turbo.json (or turbo.jsonc) and its ``globalDependencies`` globs: turbo
+        marks every package when they change. (turbo counts both names; the other one can
+        only appear next to it, which turbo refuses, or replace it, which changes this one.)"""
         import json
 
         from .workspace import strip_jsonc
 
         try:
-            config = json.loads(strip_jsonc((self.root / TURBO_JSON).read_text(encoding="utf-8")))
+            name = config_file(self.root) or TURBO_JSON
+        except ParseError:
+            return CONFIG_NAMES
+        try:
+            config = json.loads(strip_jsonc(read_text(self.root / name)))
         except (OSError, ValueError):
-            return (TURBO_JSON,)
+            return (name,)
         deps = config.get("globalDependencies") if isinstance(config, dict) else None
         extra = tuple(str(p).removeprefix("./") for p in deps) if isinstance(deps, list) else ()
-        return (TURBO_JSON, *extra)
+        return (name, *extra)

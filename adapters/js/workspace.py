@@ -27,6 +27,9 @@ from typing import Any
 
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError
+from ctxsel.globs import expand_braces as _expand_braces  # a/{b,c} -> a/b, a/c (nested too)
+from ctxsel.globs import glob_regex
+from ctxsel.paths import read_text
 
 from . import MANIFEST, PNPM_WORKSPACE  # noqa: F401  (importers of this module use them too)
 
@@ -201,17 +204,6 @@ def read_package(
 
 
 # ---------------------------------------------------------------------- globs
-def _expand_braces(pattern: str) -> list[str]:
-    """``a/{b,c}/*`` -> ``a/b/*``, ``a/c/*`` (nested braces too)."""
-    m = re.search(r"\{([^{}]*)\}", pattern)
-    if not m:
-        return [pattern]
-    out: list[str] = []
-    for alt in m.group(1).split(","):
-        out.extend(_expand_braces(pattern[: m.start()] + alt + pattern[m.end():]))
-    return out
-
-
 def _segments(pattern: str) -> list[str]:
     """Path segments of a workspace glob; ``./x/`` and ``.`` normalised.
 
@@ -226,40 +218,13 @@ def _segments(pattern: str) -> list[str]:
 
 
 def _segment_regex(seg: str, dot: bool = False) -> str:
-    """One path segment of a glob as a regex (``*`` stays within the segment).
+    """One path segment of a workspace glob as a regex (``*`` stays within the segment).
 
     Without ``dot`` a wildcard never matches a leading ``.`` (fast-glob's ``dot: false``).
+    Braces are expanded before (``_expand_braces``) and ``**`` is the walker's, so only
+    ``*``, ``?`` and picomatch's ``[...]`` (``classes="regex"``) are left to translate.
     """
-    out: list[str] = []
-    i = 0
-    while i < len(seg):
-        c = seg[i]
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            j = seg.find("]", i + 1)
-            if j == -1:
-                out.append(re.escape(c))
-            else:
-                body = seg[i + 1 : j]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                cls = "[" + body.replace("\\", "\\\\") + "]"
-                try:
-                    re.compile(cls)
-                except re.error:  # "[]", "[z-a]": no valid class, so the bracket is literal
-                    out.append(re.escape(c))
-                else:
-                    out.append(cls)
-                    i = j
-        else:
-            out.append(re.escape(c))
-        i += 1
-    # dot: false -- a wildcard never matches a leading dot unless the pattern spells it
-    prefix = "" if dot or seg.startswith(".") else "(?!\\.)"
-    return prefix + "".join(out)
+    return glob_regex(seg, dot=dot, classes="regex", globstar=False)
 
 
 def _has_magic(seg: str) -> bool:
@@ -542,8 +507,7 @@ def root_manifest(root: Path) -> dict[str, Any]:
     errors.
     """
     try:
-        with open(Path(root) / MANIFEST, "rb") as fh:
-            loaded = json.loads(fh.read().decode("utf-8", errors="replace").lstrip("\ufeff"))
+        loaded = json.loads(read_text(Path(root) / MANIFEST, errors="replace").lstrip("\ufeff"))
     except (OSError, ValueError):
         return {}
     return loaded if isinstance(loaded, dict) else {}

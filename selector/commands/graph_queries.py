@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional, Sequence
 
 import typer
 
@@ -11,6 +11,10 @@ from ..errors import UserError
 from ..render import lines, table, to_json, warn
 from . import changes as chg
 from . import owners as own
+
+if TYPE_CHECKING:
+    from ..affected import ChangeSet
+    from ..workspace import TestSelection, Workspace
 
 BLAST_FORMATS = ("text", "json", "labels")
 TEST_FORMATS = ("text", "json", "command")
@@ -36,7 +40,10 @@ def graph_question(ask, ws, targets, selectors: "chg.ChangeSelectors", depth, ow
     """
     roots, changes = chg.select_roots(ws, targets, selectors)
     owners = own.owner_scope(ws, owner, codeowners, syntax)
-    return ask(depth=depth, roots=roots, owners=owners), changes, owners
+    result = ask(depth=depth, roots=roots, owners=owners)
+    if changes is not None and hasattr(result, "argv"):  # a TestSelection: the tool may pick tests by more than the graph
+        result = ws.tests_for_change(result, changes, targets or [], depth, owners)
+    return result, changes, owners
 
 
 def radius_json(result, changes, explain: bool) -> dict:

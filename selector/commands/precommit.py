@@ -2,7 +2,10 @@
 
 Prints the affected tests and the repo tool's own command for them; with ``--run``
 runs that command and exits with its status, so a hook blocks the commit exactly
-when the tests that the staged change can break fail. Nothing to test is a success
+when the tests that the staged change can break fail. With ``--format json`` or
+``command`` the tests' own output goes to stderr: stdout stays that one document for
+the hook or CI step that parses it, the test log still streams to the hook's log, and
+the exit status says whether the tests passed. Nothing to test is a success
 (exit 0), never "run everything". Kept to the cached graph and one ``git diff
 --cached`` so it answers well under a second on large workspaces.
 """
@@ -29,7 +32,11 @@ FORMATS = ("text", "json", "command")
 @app.command("pre-commit")
 def pre_commit(
     ctx: typer.Context,
-    run: bool = typer.Option(False, "--run", help="Run the test command (inheriting the terminal) and exit with its status."),
+    run: bool = typer.Option(
+        False, "--run",
+        help="Run the test command (inheriting the terminal) and exit with its status; with --format json or command "
+        "the tests' output goes to stderr, so stdout stays parseable.",
+    ),
     fmt: str = typer.Option("text", "--format", help="text, json or command."),
     explain: bool = chg.EXPLAIN,
     timeout: Optional[float] = typer.Option(3600.0, "--timeout", min=1, help="With --run: stop the tests after this many seconds (exit 124)."),
@@ -41,11 +48,13 @@ def pre_commit(
     ws = opts.open()
     roots, changes = chg.select_roots(ws, [], chg.ChangeSelectors(staged=True))
     sel = ws.tests(roots=roots)
+    if changes is not None:
+        sel = ws.tests_for_change(sel, changes)
     if not opts.quiet:
         for w in dict.fromkeys(sel.warnings):
             warn(w)
     chg.report_changes(changes, ws.adapter.node_noun, opts.quiet or fmt != "text")
-    why = chg.explain_rows(sel.tests, ws.graph.paths_to(roots), changes) if explain else []
+    why = chg.explain_rows(sel.tests, ws.graph.paths_to(roots, only=sel.tests), changes) if explain else []
     if fmt == "json":
         print(to_json(tests_json(sel, changes, why if explain else None)))
     elif fmt == "command":
@@ -59,14 +68,19 @@ def pre_commit(
         print(sel.command)
     if run and sel.argv:
         sys.stdout.flush()
-        raise typer.Exit(_run(sel.argv, str(ws.root), timeout, sel.command, opts.quiet))
+        raise typer.Exit(_run(sel.argv, str(ws.root), timeout, sel.command, opts.quiet, output_to_stderr=fmt != "text"))
 
 
 KILL_GRACE = 5.0  # seconds between SIGTERM and SIGKILL when --timeout stops the tests
 
 
-def _run(argv: list[str], cwd: str, timeout: float | None, shown: str, quiet: bool) -> int:
+def _run(
+    argv: list[str], cwd: str, timeout: float | None, shown: str, quiet: bool, output_to_stderr: bool = False
+) -> int:
     """Run the tests in the workspace root with this process's stdin/stdout/stderr.
+
+    ``output_to_stderr`` sends the tests' stdout to file descriptor 2: after a JSON or
+    command document on stdout, the runner's log there made the document unparseable.
 
     Outside an interactive terminal (a git hook, the pre-commit framework, CI) the
     tests get a process group of their own so that ``--timeout`` stops all of them:
@@ -79,7 +93,9 @@ def _run(argv: list[str], cwd: str, timeout: float | None, shown: str, quiet: bo
         print(f"ctxsel: running: {shown}", file=sys.stderr)
     isolate = os.name == "posix" and _foreground_tty() is None
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, **(_own_process_group() if isolate else {}))
+        proc = subprocess.Popen(
+            argv, cwd=cwd, stdout=2 if output_to_stderr else None, **(_own_process_group() if isolate else {})
+        )
     except FileNotFoundError:
         raise ToolError(f"cannot run {argv[0]!r}: not found on PATH",
                         hint="install the build tool, or run the printed command yourself") from None
