@@ -183,11 +183,11 @@ def turbo_changed(root: Path, selector: str) -> set[str]:
     return {p["path"].strip("/") for p in json.loads(out[out.index("{"):])["packages"]["items"]}
 
 
-def ctxsel_changed(root: Path) -> set[str]:
+def ctxsel_changed(root: Path, lockfile: str = "pnpm-lock.yaml") -> set[str]:
     """ctxsel's turbo adapter, given both versions of the lockfile (as turbo has them)."""
     ws = open_ws(root, "turbo")
-    before = git(root, "show", "HEAD~1:pnpm-lock.yaml")
-    path = root / "pnpm-lock.yaml"
+    before = git(root, "show", f"HEAD~1:{lockfile}")
+    path = root / lockfile
     after = path.read_text() if path.exists() else None
     return {ws.graph.node(i).package for i in ws.adapter.nodes_for_lockfile_change(ws.graph, before, after)}
 
@@ -366,10 +366,7 @@ def test_package_lock_change_marks_what_turbo_marks(tmp_path: Path, case: str) -
     commit_edit(root, edit)
     theirs = turbo_changed(root, "[HEAD~1...HEAD]")
     assert theirs == (NPM_ALL if expected is None else expected)
-    ws = open_ws(root, "turbo")
-    before = git(root, "show", "HEAD~1:package-lock.json")
-    ours = ws.adapter.nodes_for_lockfile_change(ws.graph, before, (root / "package-lock.json").read_text())
-    assert {ws.graph.node(i).package for i in ours} == theirs
+    assert ctxsel_changed(root, "package-lock.json") == theirs
 
 
 # ---------------------------------------------------------------------- yarn 1 (yarn.lock)
@@ -449,6 +446,4 @@ def test_yarn_lock_change_marks_what_turbo_marks(tmp_path: Path, case: str) -> N
     commit_edit(root, edit)
     theirs = turbo_changed(root, "[HEAD~1...HEAD]")
     assert theirs == (YARN_ALL if expected is None else expected)
-    ws = open_ws(root, "turbo")
-    ours = ws.adapter.nodes_for_lockfile_change(ws.graph, git(root, "show", "HEAD~1:yarn.lock"), (root / "yarn.lock").read_text())
-    assert {ws.graph.node(i).package for i in ours} == theirs
+    assert ctxsel_changed(root, "yarn.lock") == theirs

@@ -600,15 +600,17 @@ def _quoted(message: str) -> str:
 
 def _input_location(root: Path, project_root: str, needle: str) -> tuple[str, int | None]:
     """Where an invalid input is written: nx.json, else the project's project.json/package.json."""
+    from .nx_workspace import _first_line_with
+
     prefix = "" if project_root in (".", "") else project_root + "/"
     for rel in ("nx.json", f"{prefix}project.json", f"{prefix}package.json"):
         try:
             text = read_text(root / rel, errors="replace")
         except OSError:
             continue
-        at = text.find(f'"{needle}"') if needle else -1
-        if at >= 0:
-            return rel, text.count("\n", 0, at) + 1
+        line = _first_line_with(text, f'"{needle}"') if needle else None
+        if line is not None:
+            return rel, line
     return "nx.json", None
 
 
