@@ -191,6 +191,17 @@ class Adapter(ABC):
         """
         return None
 
+    def root_package_node(self, graph: BuildGraph) -> str | None:
+        """The node a changed file *outside every package* changes without starting a blast
+        radius, when the tool has one: Turborepo's root package ``//``. turbo maps such a file
+        (a root README, the lockfile, turbo.json, a deleted package's files) to ``//``;
+        ``turbo ls --filter=...[ref]`` never lists it and follows none of its dependents, but
+        ``turbo run test --filter=...[ref]`` runs ``//#test`` (measured, turbo 2.11.11). The
+        change set keeps it apart (``ChangeSet.hidden``) so blast radii stay as the tool lists
+        them while test selections gain its test. None (the default): no such node.
+        """
+        return None
+
     def lockfile(self) -> str | None:
         """The repo-relative lockfile whose change this tool narrows by comparing its two
         versions (``nodes_for_lockfile_change``); None when the tool has no such rule."""
@@ -200,6 +211,23 @@ class Adapter(ABC):
         """The nodes a change of ``lockfile()`` from ``before`` to ``after`` changes (None:
         that side is absent). Only asked when ``lockfile()`` names a file."""
         return self.nodes_for_changed_file(graph, self.lockfile() or "")
+
+    def compared_files(self) -> tuple[str, ...]:
+        """Repo-relative files whose change the tool judges by comparing their two versions
+        over a git range (``nodes_for_file_versions``): the ``lockfile()`` (turbo 2), Nx's
+        root tsconfig. A change set reads both sides only for these (``--files`` has no old
+        side: then they count as any other file, or as global files)."""
+        lock = self.lockfile()
+        return (lock,) if lock else ()
+
+    def nodes_for_file_versions(self, graph: BuildGraph, path: str, before: str | None, after: str | None) -> list[str] | None:
+        """The nodes a change of ``path`` (one of ``compared_files()``) from ``before`` to
+        ``after`` changes (None for a side: absent there). None as the answer: the tool sees
+        no finer change than the whole file, which then counts as usual (global when it is
+        one of ``global_files()``)."""
+        if path == self.lockfile():
+            return self.nodes_for_lockfile_change(graph, before, after)
+        return None
 
     @abstractmethod
     def test_command(self, tests: list[str]) -> list[str]:

@@ -9,7 +9,10 @@ knows its tool's manifests. Three cases need more than the current graph:
   the revision it was deleted from (``revision.revision_graph``), because the
   current graph no longer mentions it; when the owner itself is gone, the nodes
   that depended on it are changed instead (they lost a dependency);
-- a file no node owns is reported as ``unowned`` instead of silently vanishing.
+- a file no node owns is reported as ``unowned`` instead of silently vanishing;
+- a file outside every package also touches the adapter's ``root_package_node``
+  (Turborepo's ``//``), kept in ``ChangeSet.hidden``: no blast radius starts from it,
+  but its own test is selected, as ``turbo run test --filter=...[ref]`` runs ``//#test``.
 """
 
 from __future__ import annotations
@@ -45,6 +48,10 @@ class ChangeSet:
     base_rev: str | None = None
     head_rev: str | None = None
     warnings: list[str] = field(default_factory=list)
+    #: nodes the change touches that start no blast radius and no listing shows
+    #: (``Adapter.root_package_node``: Turborepo's ``//``); their files are in ``reasons``.
+    #: Not in ``nodes``: only their own tests are selected (``Workspace.tests_for_change``)
+    hidden: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict:
         return {
@@ -140,27 +147,40 @@ def change_set(
                     reasons[nid].append(why)
 
     global_patterns = adapter.global_files()
-    lockfile = adapter.lockfile()
+    compared = adapter.compared_files()
     # A file inside a package is that package's change even when a global glob matches
     # it: Turborepo maps files to packages first and consults globalDependencies only
     # for files outside every package (measured with turbo 2: globalDependencies
     # ["**/*.env"] and apps/app/.env affect @ws/app and its dependents, not all).
     # The other tools' global files are root-level names, which no package contains.
-    packaged = package_dirs(graph) if global_patterns else frozenset()
+    root_node = adapter.root_package_node(graph)
+    packaged = package_dirs(graph) if global_patterns or root_node else frozenset()
+    hidden: dict[str, list[str]] = {}  # root_node -> the files outside every package
     gone: list[tuple[str, str, bool]] = []  # (old path, reason text, the file itself was deleted)
     for f in changes.files:
         paths = [f.path] + ([f.old_path] if f.old_path else [])
-        hit = [p for p in paths if is_global(global_patterns, p) and not in_package(p, packaged)]
-        if hit:
-            global_hits.extend(hit)
-            continue
+        if root_node:
+            for p in paths:
+                if not in_package(p, packaged):
+                    if p != f.path:
+                        why = f"{p} (moved to {f.path})"
+                    else:
+                        why = f"{p} (deleted)" if f.status == DELETED else p
+                    hidden.setdefault(root_node, []).append(why)
+        ids: list[str] | None = None
+        if f.status != DELETED and f.path in compared and changes.base_rev:
+            # the tool compares the two versions (turbo 2's lockfile per package, Nx's root
+            # tsconfig per paths entry); None: it sees the whole file change after all
+            ids = adapter.nodes_for_file_versions(
+                graph, f.path, _contents_at(adapter.root, changes.base_rev, f.old_path or f.path),
+                _contents_at(adapter.root, ":" if changes.staged else changes.head_rev, f.path))
+        if ids is None:
+            hit = [p for p in paths if is_global(global_patterns, p) and not in_package(p, packaged)]
+            if hit:
+                global_hits.extend(hit)
+                continue
         if f.status != DELETED:
-            if f.path == lockfile and changes.base_rev:
-                # the tool compares the two versions (turbo 2 does, per package)
-                ids = adapter.nodes_for_lockfile_change(
-                    graph, _contents_at(adapter.root, changes.base_rev, f.old_path or f.path),
-                    _contents_at(adapter.root, ":" if changes.staged else changes.head_rev, f.path))
-            else:
+            if ids is None:
                 ids = adapter.nodes_for_changed_file(graph, f.path)
             credit(ids, f.path)
             owned = bool(ids)
@@ -196,10 +216,15 @@ def change_set(
         for g in dict.fromkeys(global_hits):
             credit(everything, f"global change: {g}")
 
+    nodes = sorted(reasons)
+    for nid, whys in hidden.items():
+        if nid not in reasons:  # a node the files change outright is no hidden one
+            reasons[nid] = whys
     return ChangeSet(
         description=changes.description,
         files=changes.files,
-        nodes=sorted(reasons),
+        nodes=nodes,
+        hidden=sorted(n for n in hidden if n not in nodes),
         global_files=list(dict.fromkeys(global_hits)),
         reasons=reasons,
         unowned=sorted(set(unowned)),

@@ -12,7 +12,7 @@ import hashlib
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 from . import safepickle
 from .cache import CACHE_DIR
@@ -31,17 +31,17 @@ def _head(root: Path) -> str | None:
     return proc.stdout.strip() if proc.returncode == 0 else None
 
 
-def _cached(root: Path, key: str, compute: Callable[[], T | None], empty: T) -> T:
+def _cached(root: Path, key: str, compute: Callable[[], T | None], empty: T, head: str | None = None) -> T:
     """``compute()`` once per HEAD and key (pickled under the index); a failed git call (None) is not kept.
 
+    ``head``: HEAD already looked up (the ``*_many`` functions ask git once, not once per seed).
     Through ``safepickle``: a cache file the repository itself ships is never unpickled,
     and a ``.ctxsel`` symlinked out of the repository is neither read nor written.
     """
-    head = _head(root)
+    head = head or _head(root)
     if head is None:
         return empty
-    digest = hashlib.sha1(f"{CACHE_VERSION}\0{head}\0{key}".encode()).hexdigest()
-    cache = root / CACHE_DIR / "index" / f"cochange-{digest[:20]}.pickle"
+    cache = _cache_file(root, head, key)
     hit = safepickle.load(cache, root)
     if hit is not None:
         return hit  # type: ignore[return-value]
@@ -56,32 +56,133 @@ def _cached(root: Path, key: str, compute: Callable[[], T | None], empty: T) -> 
     return value
 
 
-def _git(root: Path, args: list[str], what: str, warnings: list[str] | None) -> str | None:
+def _cache_file(root: Path, head: str, key: str) -> Path:
+    digest = hashlib.sha1(f"{CACHE_VERSION}\0{head}\0{key}".encode()).hexdigest()
+    return root / CACHE_DIR / "index" / f"cochange-{digest[:20]}.pickle"
+
+
+def _git(root: Path, args: list[str], what: str, warnings: list[str] | None, stdin: bytes | None = None,
+         timeout: float = GIT_LOG_TIMEOUT) -> str | None:
     try:
-        proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=GIT_LOG_TIMEOUT)
+        proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=timeout, input=stdin)
     except subprocess.TimeoutExpired:
         if warnings is not None:
-            warnings.append(f"git log for {what} timed out after {GIT_LOG_TIMEOUT:.0f}s; history not used")
+            warnings.append(f"git log for {what} timed out after {timeout:.0f}s; history not used")
         return None
     except OSError:
         return None
     return proc.stdout.decode("utf-8", errors="replace") if proc.returncode == 0 else None
 
 
-def _commits_with(root: Path, path: str, commits: int, max_files: int,
-                  warnings: list[str] | None) -> list[tuple[str, list[str]]] | None:
-    """[(commit, the files it changed)] for recent commits that changed ``path``, mass edits left out."""
-    out = _git(root, ["log", "--full-diff", "--no-merges", "--no-renames", "--relative", "--format=%x00%H",
-                      "--name-only", f"-n{commits}", "--", path], f"co-change history of {path}", warnings)
-    if out is None:
-        return None
-    found: list[tuple[str, list[str]]] = []
+_LOG = ["log", "--full-diff", "--no-merges", "--no-renames", "--relative", "--format=%x00%H", "--name-only"]
+#: characters that make a path a pathspec matching more than itself (glob, magic, escapes), or
+#: that ``git log --stdin`` cannot take: such seeds get their own ``git log``
+_NOT_LITERAL = set("*?[\\\n") | {":"}
+#: ``_commits_with`` answers of this process, by (root, HEAD, path, commits, max_files): the
+#: commits reachable from one HEAD never change, so an answer is good as long as the pickles are
+_HISTORY: dict[tuple[str, str, str, int, int], list[tuple[str, list[str]]]] = {}
+_HISTORY_MAX = 20_000
+
+
+def _records(out: str) -> Iterator[tuple[str, list[str]]]:
+    """(commit, the files it changed) per record of a ``_LOG`` output."""
     for record in out.split("\0")[1:]:
         sha, *rest = record.split("\n")
-        files = [ln for ln in rest if ln.strip()]
-        if len(files) <= max_files and path in files:
-            found.append((sha.strip(), files))
+        yield sha.strip(), [ln for ln in rest if ln.strip()]
+
+
+def _commits_with(root: Path, path: str, commits: int, max_files: int,
+                  warnings: list[str] | None, head: str | None = None) -> list[tuple[str, list[str]]] | None:
+    """[(commit, the files it changed)] for recent commits that changed ``path``, mass edits left out."""
+    memo = (str(root), head, path, commits, max_files) if head else None
+    if memo in _HISTORY:
+        return _HISTORY[memo]
+    out = _git(root, [*_LOG, f"-n{commits}", "--", path], f"co-change history of {path}", warnings)
+    if out is None:
+        return None
+    found = [(sha, files) for sha, files in _records(out) if len(files) <= max_files and path in files]
+    if memo is not None:
+        _remember(memo, found)
     return found
+
+
+def _remember(memo: tuple[str, str, str, int, int], found: list[tuple[str, list[str]]]) -> None:
+    if len(_HISTORY) >= _HISTORY_MAX:
+        _HISTORY.clear()
+    _HISTORY[memo] = found
+
+
+def _linear(root: Path) -> bool:
+    """No merge commit is reachable from HEAD.
+
+    Why it matters: ``git log -- A B`` and ``git log -- A`` differ only through history
+    simplification, which prunes at merges (a merge TREESAME to a parent for A may not be
+    for A and B); on a linear history the commits touching A are the same in both, in the
+    same order.
+    """
+    try:
+        proc = subprocess.run(["git", "-C", str(root), "rev-list", "--merges", "-n1", "HEAD"], capture_output=True,
+                              timeout=GIT_LOG_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0 and not proc.stdout.strip()
+
+
+def _commits_with_many(root: Path, paths: list[str], commits: int, max_files: int, warnings: list[str] | None,
+                       head: str) -> dict[str, list[tuple[str, list[str]]] | None]:
+    """``_commits_with`` for each of ``paths`` (distinct), from one ``git log`` over them all when that is exact.
+
+    Exact when history is linear (``_linear``) and every path names only itself: then each
+    path's commits are the union log's commits that changed it, and ``-n`` is replayed by
+    counting, per path, the commits its pathspec matched (the path itself or files under it).
+    Otherwise, or when the one call fails, each path gets its own ``git log`` as before.
+    """
+    todo = [p for p in paths if (str(root), head, p, commits, max_files) not in _HISTORY and not _NOT_LITERAL & set(p)]
+    if len(todo) > 1 and _linear(root):
+        out = _git(root, [*_LOG, "--stdin"], "co-change history of the seeds", None,
+                   stdin=("--\n" + "\n".join(todo) + "\n").encode(), timeout=GIT_LOG_TIMEOUT * len(todo))
+        if out is not None:
+            wanted = set(todo)
+            matched = dict.fromkeys(todo, 0)
+            found: dict[str, list[tuple[str, list[str]]]] = {p: [] for p in todo}
+            for sha, files in _records(out):
+                for p in _pathspecs_matching(files, wanted):
+                    if matched[p] < commits:  # ``-n{commits}`` of the path's own log
+                        matched[p] += 1
+                        if len(files) <= max_files and p in files:
+                            found[p].append((sha, files))
+            for p in todo:
+                _remember((str(root), head, p, commits, max_files), found[p])
+    return {p: _commits_with(root, p, commits, max_files, warnings, head) for p in paths}
+
+
+def _pathspecs_matching(files: list[str], wanted: set[str]) -> set[str]:
+    """The ``wanted`` literal pathspecs that match one of ``files``: the file itself or a directory above it.
+
+    ``files`` as ``--name-only`` prints them: a name git quotes (non-ASCII, unusual bytes)
+    is unquoted first, as git matches the real name.
+    """
+    hit: set[str] = set()
+    for f in files:
+        name = _unquote(f) if f.startswith('"') else f
+        while True:
+            if name in wanted:
+                hit.add(name)
+            cut = name.rfind("/")
+            if cut < 0:
+                break
+            name = name[:cut]
+    return hit
+
+
+def _unquote(name: str) -> str:
+    """A path as git's ``core.quotePath`` prints it (C-style quotes, octal UTF-8 bytes), unquoted."""
+    import codecs
+
+    try:
+        return codecs.escape_decode(name[1:-1].encode("latin-1", "backslashreplace"))[0].decode("utf-8", "replace")
+    except ValueError:
+        return name
 
 
 @dataclass(frozen=True)
@@ -93,14 +194,14 @@ class CoChanges:
 
 
 def cochanged_files(root: Path, path: str, commits: int = 300, max_files: int = 50,
-                    warnings: list[str] | None = None) -> CoChanges:
+                    warnings: list[str] | None = None, head: str | None = None) -> CoChanges:
     """The files recent commits changed together with ``path``, and how many commits that was.
 
     Paths are relative to ``root`` (git may report them relative to the repository
     top; those outside ``root`` are dropped). Empty when not in git or on timeout.
     """
     def compute() -> CoChanges | None:
-        found = _commits_with(root, path, commits, max_files, warnings)
+        found = _commits_with(root, path, commits, max_files, warnings, head)
         if found is None:
             return None
         counts: dict[str, int] = {}
@@ -110,11 +211,40 @@ def cochanged_files(root: Path, path: str, commits: int = 300, max_files: int = 
                     counts[f] = counts.get(f, 0) + 1
         return CoChanges(len(found), counts)
 
-    return _cached(root, f"files\0{path}\0{commits}\0{max_files}", compute, CoChanges(0, {}))
+    head = head or _head(root)
+    return _cached(root, f"files\0{path}\0{commits}\0{max_files}", compute, CoChanges(0, {}), head)
+
+
+def cochanged_files_many(root: Path, paths: list[str], commits: int = 300, max_files: int = 50,
+                         warnings: list[str] | None = None) -> dict[str, CoChanges]:
+    """``cochanged_files`` of each of ``paths``, with one HEAD lookup and, where exact, one ``git log``.
+
+    Why: an agent may name thousands of seeds; one ``git log`` each (and one ``rev-parse``
+    each for the cache) cost tens of milliseconds per seed.
+    """
+    head = _head(root)
+    if head is None:
+        return {p: CoChanges(0, {}) for p in paths}
+    unique = list(dict.fromkeys(paths))
+    keys = {p: f"files\0{p}\0{commits}\0{max_files}" for p in unique}
+    missing = [p for p in unique if safepickle.load(_cache_file(root, head, keys[p]), root) is None]
+    if len(missing) > 1:
+        _commits_with_many(root, missing, commits, max_files, warnings, head)
+    return {p: cochanged_files(root, p, commits, max_files, warnings, head) for p in unique}
+
+
+def cochanged_lines_many(root: Path, paths: list[str], files: list[str], commits: int = 300, max_files: int = 50,
+                         warnings: list[str] | None = None) -> dict[str, dict[str, dict[str, float]]]:
+    """``cochanged_lines`` of each of ``paths`` with one HEAD lookup (their commits come from ``_HISTORY``
+    when ``cochanged_files_many`` just listed them)."""
+    head = _head(root)
+    if head is None:
+        return {p: {} for p in paths}
+    return {p: cochanged_lines(root, p, files, commits, max_files, warnings, head) for p in dict.fromkeys(paths)}
 
 
 def cochanged_lines(root: Path, path: str, files: list[str], commits: int = 300, max_files: int = 50,
-                    warnings: list[str] | None = None) -> dict[str, dict[str, float]]:
+                    warnings: list[str] | None = None, head: str | None = None) -> dict[str, dict[str, float]]:
     """{file: {line text: weight}}: the lines recent commits that changed ``path`` added to ``files``.
 
     Why: which *part* of a co-changed file to show matters as much as the file — the
@@ -127,7 +257,7 @@ def cochanged_lines(root: Path, path: str, files: list[str], commits: int = 300,
     wanted = sorted(set(files) - {path})
 
     def compute() -> dict[str, dict[str, float]] | None:
-        found = _commits_with(root, path, commits, max_files, warnings)
+        found = _commits_with(root, path, commits, max_files, warnings, head)
         if found is None:
             return None
         shas = [sha for sha, touched in found if not set(touched).isdisjoint(wanted)]
@@ -139,7 +269,8 @@ def cochanged_lines(root: Path, path: str, files: list[str], commits: int = 300,
 
     if not wanted:
         return {}
-    return _cached(root, "lines\0" + "\0".join([path, str(commits), str(max_files), *wanted]), compute, {})
+    head = head or _head(root)
+    return _cached(root, "lines\0" + "\0".join([path, str(commits), str(max_files), *wanted]), compute, {}, head)
 
 
 def added_lines(patches: str) -> dict[str, dict[str, float]]:

@@ -29,6 +29,7 @@ from .codeowners import (
     CodeOwners, CompiledRule, LazyRegex, Rule, RuleIndex, content_lines, pattern_key, wildcard_problem,
 )
 from .errors import Location
+from .globs import RUBY_FNMATCH, glob_regex
 
 HEADER = re.compile(
     r"^(?P<optional>\^)?\[(?P<name>.*?)\](?:\[(?P<approvals>\d*?)\])?(?P<default_owners>\s+[@\w_.\-/\s+]*)?",
@@ -83,89 +84,11 @@ def fnmatch_regex(glob: str) -> re.Pattern[str]:
 def fnmatch_source(glob: str) -> str:
     """``fnmatch_regex``'s source (``parse_gitlab`` compiles it lazily, once per distinct glob).
 
-    ``*``/``?``/``[...]`` never match ``/``; ``**/`` at the start of a segment matches
-    zero or more whole directories; ``\\`` escapes; an unclosed ``[`` matches nothing.
+    ``globs.RUBY_FNMATCH``: ``*``/``?``/``[...]`` never match ``/``; ``**/`` at the start of
+    a segment matches zero or more whole directories; ``\\`` escapes; an unclosed ``[``
+    matches nothing.
     """
-    out: list[str] = []
-    i, n = 0, len(glob)
-    at_segment_start = True
-    while i < n:
-        c = glob[i]
-        if at_segment_start and glob.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
-            continue
-        at_segment_start = False
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            cls, i = _bracket(glob, i)
-            if cls is None:
-                return r"(?!)"
-            out.append(cls)
-            continue
-        elif c == "\\":
-            if i + 1 < n:  # a trailing lone backslash escapes nothing and is dropped
-                out.append(re.escape(glob[i + 1]))
-                at_segment_start = glob[i + 1] == "/"
-            i += 2
-            continue
-        elif c == "/":
-            out.append("/")
-            at_segment_start = True
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return r"\A" + "".join(out) + r"\Z"
-
-
-def _bracket(glob: str, start: int) -> tuple[str | None, int]:
-    """Translate ``[...]`` at ``start`` like Ruby's ``bracket()``: (regex or None when unclosed, next index).
-
-    A ``]`` right after ``[`` (or ``[!``) closes it; ``a-z`` is a range (a reversed
-    one, ``z-a``, matches its two ends); ``\\`` escapes; the class never matches ``/``.
-    """
-    n = len(glob)
-    i = start + 1
-    negate = i < n and glob[i] in "!^"
-    if negate:
-        i += 1
-    items: list[str] = []
-    while True:
-        if i >= n:
-            return None, i
-        if glob[i] == "]":
-            break
-        if glob[i] == "\\":
-            i += 1
-            if i >= n:
-                return None, i
-        lo = glob[i]
-        i += 1
-        if i + 1 < n and glob[i] == "-" and glob[i + 1] != "]":
-            i += 1
-            if glob[i] == "\\":
-                i += 1
-                if i >= n:
-                    return None, i
-            hi = glob[i]
-            i += 1
-            if lo <= hi:
-                items.append(f"{_class_char(lo)}-{_class_char(hi)}")
-            else:  # Ruby matches just the two ends of a reversed range
-                items += [_class_char(lo), _class_char(hi)]
-            continue
-        items.append(_class_char(lo))
-    if not items:  # "[]" matches no character, "[!]" any one but '/'
-        return ("[^/]" if negate else "(?!)"), i + 1
-    return f"(?!/)[{'^' if negate else ''}{''.join(items)}]", i + 1
-
-
-def _class_char(c: str) -> str:
-    """One character inside a Python ``[...]``, escaped when it could mean more."""
-    return "\\" + c if c in "\\]^-[&~|" else c
+    return r"\A" + glob_regex(glob, dialect=RUBY_FNMATCH) + r"\Z"
 
 
 def parse_gitlab(text: str, source: str = "CODEOWNERS") -> CodeOwners:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import CtxselError, UserError
-from .render import to_json
+from .render import pretty_json, to_json
 
 if TYPE_CHECKING:  # pragma: no cover
     from .select import SelectRequest
@@ -167,18 +167,17 @@ class CtxselTools:
     @staticmethod
     def document(payload: dict[str, Any]) -> dict[str, Any]:
         """Exactly what ``--format json`` prints, parsed: the CLI and MCP cannot drift."""
-        return json.loads(to_json(payload))
+        return json.loads(to_json(payload, compact=True))
 
     # ------------------------------------------------------------ tools
     def blast_radius(self, question: "GraphQuestion") -> Answer:
         """``ctxsel blast-radius TARGETS... [--since ...] [--depth] [--owner] [--explain] --format json``."""
-        from .commands.graph_queries import radius_json
+        from .commands.graph_queries import radius_json, radius_question
 
         def run(directory: Path) -> Answer:
             ws = self._open_for(question, directory)
-            result, changes = self._ask(ws.blast_radius, ws, question)
-            if question.limit is not None:
-                result.truncate(question.limit)
+            result, changes, _ = radius_question(ws, list(question.targets), _selectors(question), question.depth,
+                                                 list(question.owners), question.limit)
             body = radius_json(result, changes, question.explain)
             return Answer(self.document(body), _warnings(result.warnings, changes))
 
@@ -192,7 +191,8 @@ class CtxselTools:
         def run(directory: Path) -> Answer:
             ws = self._open_for(question, directory)
             sel, changes = self._ask(ws.tests, ws, question)
-            why = explain_rows(sel.tests, ws.graph.paths_to(sel.roots, question.depth), changes) if question.explain else None
+            paths = ws.graph.paths_to(sel.roots, question.depth, only=sel.tests) if question.explain else {}
+            why = explain_rows(sel.tests, paths, changes) if question.explain else None
             return Answer(self.document(tests_json(sel, changes, why)), _warnings(sel.warnings, changes))
 
         return self._call(question.repo, run)
@@ -232,11 +232,9 @@ class CtxselTools:
 
     @staticmethod
     def _ask(ask: Callable[..., Any], ws: "Workspace", q: "GraphQuestion") -> tuple[Any, Any]:
-        from .commands.changes import ChangeSelectors
         from .commands.graph_queries import graph_question
 
-        selectors = ChangeSelectors(q.since, q.base, q.head, q.staged, list(q.files))
-        result, changes, _ = graph_question(ask, ws, list(q.targets), selectors, q.depth, list(q.owners))
+        result, changes, _ = graph_question(ask, ws, list(q.targets), _selectors(q), q.depth, list(q.owners))
         return result, changes
 
 
@@ -255,6 +253,13 @@ class GraphQuestion:
     explain: bool = False
     repo: str | None = None
     limit: int | None = None  # blast_radius only: the nearest N (``--limit``)
+
+
+def _selectors(q: GraphQuestion) -> Any:
+    """The question's change selectors, as the CLI's options build them."""
+    from .commands.changes import ChangeSelectors
+
+    return ChangeSelectors(q.since, q.base, q.head, q.staged, list(q.files))
 
 
 def _warnings(warnings: Sequence[str], changes: Any) -> list[str]:
@@ -326,7 +331,7 @@ def build_server(tools: CtxselTools) -> Any:
         except Exception as exc:  # a bug costs one call, never the agent's whole session
             text = f"internal error: {type(exc).__name__}: {exc}"
             return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
-        texts = blocks(answer) if blocks else [json.dumps(answer.document, indent=2)]
+        texts = blocks(answer) if blocks else [pretty_json(answer.document)]
         texts += [f"warning: {w}" for w in answer.warnings]
         return CallToolResult(content=[TextContent(type="text", text=t) for t in texts], structured_content=answer.document)
 
@@ -383,7 +388,7 @@ def build_server(tools: CtxselTools) -> Any:
             doc = answer.document
             listing = {k: v for k, v in doc.items() if k != "chunks"}
             listing["chunks"] = [{k: v for k, v in c.items() if k != "text"} for c in doc.get("chunks", [])]
-            return [answer.markdown or "(nothing selected)", json.dumps(listing, indent=2)]
+            return [answer.markdown or "(nothing selected)", pretty_json(listing)]
 
         from .select import SelectRequest
 

@@ -81,8 +81,9 @@ def fence_for(text: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def block_overhead(path: str, start: int, end: int, language: str, scope: str = "", fence: str = "````") -> int:
-    # priced with a four-backtick fence unless the text needs a longer one (``fence_for``), so an upper bound
+def block_overhead(path: str, start: int, end: int, language: str, scope: str = "", fence: str = "```") -> int:
+    """Tokens of a block's header and fences: priced with the fence ``render_markdown`` will use
+    (``fence_for`` of the block's final text), so the rendered markdown costs exactly what was counted."""
     return count_tokens(f"{header_line(path, start, end, scope)}\n{fence}{language}\n\n{fence}\n\n")
 
 
@@ -144,7 +145,7 @@ def pack_chunks(
         tokens = max(count_tokens(original + "\n"), count_tokens(text + "\n"), 1)
         lang = language_of(path)
         scope, _ = rules.redact(scope)  # a scope is a line of the file: it is redacted too
-        fence = max(fence_for(text), "````", key=len)
+        fence = fence_for(text)
         return Block(path, start, end, tokens, score, list(reasons), text, lang, scope,
                      block_overhead(path, start, end, lang, scope, fence), found)
 

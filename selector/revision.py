@@ -16,11 +16,12 @@ the files being looked up. Without the list every file is written with its conte
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import os
+import re
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -29,6 +30,7 @@ from ctxsel.adapters import Adapter, AdapterOptions
 from .cache import CACHE_DIR, InputTracker, load_cached, store_cached
 from .changes import Git
 from .errors import GitError
+from .globs import FNMATCH, glob_regex
 from .graph import BuildGraph
 
 KEEP_REVISION_CACHES = 8
@@ -160,10 +162,17 @@ def _under(path: str, dirs: set[str]) -> bool:
 
 
 def _is_manifest(path: str, patterns: tuple[str, ...]) -> bool:
+    """Whether ``path``'s name or whole path matches a manifest glob, as ``fnmatch.fnmatchcase``."""
     if not patterns:
         return True
     name = path.rsplit("/", 1)[-1]
-    return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p) for p in patterns)
+    rx = _manifest_regex(tuple(patterns))
+    return rx.match(name) is not None or rx.match(path) is not None
+
+
+@lru_cache(maxsize=64)
+def _manifest_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{glob_regex(p, dialect=FNMATCH)})\\Z" for p in patterns))
 
 
 def _write_blobs(git: Git, wanted: list[tuple[str, str]], dest: Path) -> None:

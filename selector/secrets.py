@@ -15,7 +15,6 @@ switched off by config: a repository cannot opt itself into leaking.
 
 from __future__ import annotations
 
-import fnmatch
 import math
 import re
 import sys
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import Location, ParseError
+from .globs import FNMATCH, glob_regex
 
 # Matched against the file's base name and against its whole repo-relative path.
 SECRET_FILE_GLOBS: tuple[str, ...] = (
@@ -270,12 +270,17 @@ def _secret_span(m: re.Match[str]) -> tuple[int, int]:
 
 
 def _globs_regex(globs: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None] | None:
-    """(regex for base names, regex for whole paths): globs with a '/' match the path's tail."""
-    names = [fnmatch.translate(g) for g in globs if "/" not in g]
-    paths = [fnmatch.translate(g) for g in globs if "/" in g] + [fnmatch.translate("*/" + g) for g in globs if "/" in g]
+    """(regex for base names, regex for whole paths): globs with a '/' match the path's tail.
+    Globs read as ``fnmatch.fnmatchcase`` reads them (``globs.FNMATCH``): ``*`` crosses ``/``."""
+    names = [_fnmatch_source(g) for g in globs if "/" not in g]
+    paths = [_fnmatch_source(g) for g in globs if "/" in g] + [_fnmatch_source("*/" + g) for g in globs if "/" in g]
     if not names and not paths:
         return None
     return (re.compile("|".join(names)) if names else None, re.compile("|".join(paths)) if paths else None)
+
+
+def _fnmatch_source(glob: str) -> str:
+    return r"(?:" + glob_regex(glob, dialect=FNMATCH) + r")\Z"
 
 
 def _matches(rx: tuple[re.Pattern[str] | None, re.Pattern[str] | None], path: str, name: str) -> bool:

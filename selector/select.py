@@ -447,12 +447,13 @@ def _code_like(word: str) -> bool:
 
 def _history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[str], candidates: set[str],
              settings: FileSettings, cfg: RankingConfig, warnings: list[str]) -> None:
-    from .cochange import cochanged_files
+    from .cochange import cochanged_files_many
 
     counts: dict[str, int] = {}
     seed_commits = 0
+    histories = cochanged_files_many(root, seeds, cfg.cochange_commits, cfg.cochange_max_files, warnings)
     for s in seeds:
-        history = cochanged_files(root, s, cfg.cochange_commits, cfg.cochange_max_files, warnings)
+        history = histories[s]
         seed_commits += history.commits
         for path, n in history.files.items():
             counts[path] = counts.get(path, 0) + n
@@ -473,12 +474,13 @@ def _history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[str], ca
 def _prefer_history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[str], counts: dict[str, int],
                     candidates: set[str], settings: FileSettings, cfg: RankingConfig, warnings: list[str]) -> None:
     """In each co-changed file, show first the chunk where past commits with the seed edited it."""
-    from .cochange import cochanged_lines
+    from .cochange import cochanged_lines_many
 
     top = [p for p, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if p in candidates and p in index.files]
     top = top[:40]
+    lines_of = cochanged_lines_many(root, seeds, top, cfg.cochange_commits, cfg.cochange_max_files, warnings)
     for s in seeds:
-        for path, lines in cochanged_lines(root, s, top, cfg.cochange_commits, cfg.cochange_max_files, warnings).items():
+        for path, lines in lines_of[s].items():
             text = _read(root, path, settings, index) if path in candidates and path not in fusion.preferred else None
             if text is None:
                 continue

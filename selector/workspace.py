@@ -36,6 +36,9 @@ class BlastRadius:
     warnings: list[str] = field(default_factory=list)
     dropped_by_owner: int | None = None  # set when ``owners=`` filtered the answer
     truncated: int | None = None  # set by ``truncate``: how many farther nodes were left out
+    #: nodes of the radius the tool never lists (``adapter.reportable``: turbo's ``//``, Bazel's
+    #: external repos): not in the answer, but a test among them still runs (``//#test``)
+    unreported: list[str] = field(default_factory=list)
 
     @property
     def ids(self) -> list[str]:
@@ -194,21 +197,34 @@ class Workspace:
         """
         root_ids = sorted(roots) if roots is not None else self.resolve(inputs)
         dist = self.adapter.blast_radius(self.graph, root_ids, depth)
-        paths = self.graph.paths_to(root_ids, depth) if with_paths else {}
-        affected = [
-            Affected(id=n, kind=self.graph.node(n).kind, distance=d, path=paths.get(n, [n]))
-            for n, d in dist.items()
-            if self.adapter.reportable(self.graph, n)
-        ]
+        affected: list[Affected] = []
+        unreported: list[str] = []
+        for n, d in dist.items():
+            if self.adapter.reportable(self.graph, n):
+                affected.append(Affected(id=n, kind=self.graph.node(n).kind, distance=d, path=[n]))
+            else:
+                unreported.append(n)
         affected.sort(key=lambda a: (a.distance, a.id))
-        result = BlastRadius(self.adapter.name, root_ids, affected, list(self.warnings))
+        result = BlastRadius(self.adapter.name, root_ids, affected, list(self.warnings), unreported=sorted(unreported))
         if owners:
             kept, dropped, notes = self._owned([a.id for a in affected], owners)
             keep = set(kept)
             result.affected = [a for a in affected if a.id in keep]
             result.dropped_by_owner = len(dropped)
             result.warnings.extend(notes)
+        if with_paths:
+            self.add_paths(result, depth)
         return result
+
+    def add_paths(self, radius: BlastRadius, depth: int | None = None) -> None:
+        """Give each node of ``radius`` (from ``blast_radius(with_paths=False)``) its "why" path.
+
+        Only the nodes still in it get one: after ``truncate`` (``--limit``, MCP ``limit``)
+        that is the N shown, not the whole radius (``depth``: the one the radius was asked with).
+        """
+        paths = self.graph.paths_to(radius.roots, depth, only=radius.ids)
+        for a in radius.affected:
+            a.path = paths.get(a.id, [a.id])
 
     def tests(
         self, inputs: Sequence[str] = (), depth: int | None = None, roots: Sequence[str] | None = None,
@@ -220,7 +236,7 @@ class Workspace:
         tests that a change elsewhere can break are still that team's to run.
         """
         radius = self.blast_radius(inputs, depth, roots, with_paths=False)
-        tests = self.adapter.test_nodes(self.graph, radius.ids)
+        tests = self.adapter.test_nodes(self.graph, [*radius.ids, *radius.unreported])
         dropped: list[str] | None = None
         if owners:
             tests, dropped, notes = self._owned(tests, owners)
@@ -242,19 +258,27 @@ class Workspace:
         file outside ``production``) or add projects (a ``{workspaceRoot}`` input). Tests of
         named ``targets`` stay; ``depth`` still bounds the answer; ``owners`` filter it as
         ``tests`` does. Every command answering "which tests" for a change goes through it.
+
+        The change's ``hidden`` nodes add their own tests, at distance 0 (within any
+        ``depth``): a root file, the lockfile or turbo.json touches Turborepo's ``//``, and
+        ``turbo run test --filter=...[ref]`` runs ``//#test`` for it (measured).
         """
         picked = self.adapter.change_tests(self.graph, changes)
-        if picked is None:
+        touched = set(self.adapter.test_nodes(self.graph, changes.hidden)) - set(sel.tests)
+        if picked is None and not touched:
             return sel
-        chosen = set(picked)
-        if targets:
-            chosen |= set(self.tests(targets, depth).tests)
-        if depth is not None:
-            chosen &= set(self.tests(roots=sel.roots, depth=depth).tests)
-        tests = sorted(chosen)
+        if picked is None:
+            chosen, prior = set(sel.tests), sel.dropped_by_owner or 0  # already bounded and filtered
+        else:
+            chosen, prior = set(picked), 0
+            if targets:
+                chosen |= set(self.tests(targets, depth).tests)
+            if depth is not None:
+                chosen &= set(self.tests(roots=sel.roots, depth=depth).tests)
+        tests = sorted(chosen | touched)
         if owners:
             tests, dropped, _ = self._owned(tests, owners)  # its warnings are in sel already
-            sel.dropped_by_owner = len(dropped)
+            sel.dropped_by_owner = prior + len(dropped)
         sel.tests = tests
         sel.argv = self.adapter.test_command(tests) if tests else []
         return sel

@@ -8,7 +8,6 @@ the same depths and the same shortest path with the same sorted-order tie-break.
 from __future__ import annotations
 
 import random
-import time
 from collections import deque
 
 import pytest

@@ -12,7 +12,7 @@ from conftest import write_tree as _write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ctxsel.packing import Candidate, pack_chunks, render_markdown
+from ctxsel.packing import Candidate, fence_for, header_line, pack_chunks, render_markdown
 from ctxsel.select import SelectRequest, select
 from ctxsel.tokenize import count_tokens
 
@@ -270,7 +270,7 @@ def test_packing_stops_walking_the_ranking_once_nothing_fits_for_a_while() -> No
         reads.append(path)
         return texts[path]
 
-    one = pack_chunks(candidates(), 20, read_lines)  # room for no block at all
+    one = pack_chunks(candidates(), 19, read_lines)  # room for no block: the cheapest costs 10 + 10
     assert one.blocks == [] and pulled == 1000 + 1 and reads == []  # nothing read for what cannot fit
     pulled = 0
     packed = pack_chunks(candidates(), 2000, read_lines, patience=50)
@@ -294,3 +294,18 @@ def test_code_without_a_grammar_is_not_weighed_as_documentation(tmp_path: Path) 
     assert set(score) == set(files)
     code = {"src/Retry.scala", "src/retry.lua", "Makefile", "Dockerfile", "CMakeLists.txt"}
     assert min(score[p] for p in code) > max(score["notes.txt"], score["docs/guide.md"])
+
+
+def test_a_block_is_priced_with_the_fence_it_is_rendered_with() -> None:
+    """The header and fences a block is charged for are the ones ``render_markdown`` prints: an
+    over-priced fence wastes budget on every block, an under-priced one could exceed it."""
+    texts = {"a.py": ["def f():", "    return 1"], "b.md": ["```js", "x()", "```"], "c.md": ["````", "y", "````"]}
+    cands = [Candidate(p, 1, len(t), 1.0 - i / 10) for i, (p, t) in enumerate(texts.items())]
+    packed = pack_chunks(cands, 4000, lambda p: texts[p], language_of=lambda p: "python" if p.endswith(".py") else "")
+    assert len(packed.blocks) == 3
+    for b in packed.blocks:
+        fence = fence_for(b.text)
+        rendered = f"{header_line(b.path, b.start_line, b.end_line, b.scope)}\n{fence}{b.language}\n\n{fence}\n\n"
+        assert b.overhead == count_tokens(rendered), b.path
+    assert packed.tokens == sum(b.tokens + b.overhead for b in packed.blocks)
+    assert count_tokens(render_markdown(packed)) <= packed.tokens

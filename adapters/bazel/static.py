@@ -19,6 +19,7 @@ from typing import Any, Iterable
 
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError
+from ctxsel.globs import BAZEL, BAZEL_DIRS, glob_regex
 from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 
 from .labels import Label, LabelError, looks_like_label, parse_label, subpackage_crossed, workspace_name
@@ -649,31 +650,16 @@ def glob_pattern_error(pattern: str) -> str | None:
 
 
 def glob_to_regex(pattern: str, directory: bool = False) -> str:
-    """Bazel glob syntax: ``*`` within a path segment, ``**`` across any number of segments;
-    a name starting with "." only matches a segment that is ``*`` or starts with "." too.
+    """Bazel glob syntax (``globs.BAZEL``): ``*`` within a path segment, ``**`` across any
+    number of segments; a name starting with "." only matches a segment that is ``*`` or
+    starts with "." too.
 
     With ``directory`` the regex is for directory paths (``exclude_directories = 0``): a
     trailing ``**`` matches zero segments there, so ``d/**`` lists the directory ``d``
     itself (measured with Bazel 4.2.3), while a *file* named ``d`` never matches it.
+    Outer slashes are dropped (an unchecked exclude pattern may have them).
     """
-    segments: list[str] = []
-    for seg in pattern.strip("/").split("/"):
-        if not (seg == "**" and segments and segments[-1] == "**"):  # "**/**" is "**"
-            segments.append(seg)
-    out: list[str] = []
-    for i, seg in enumerate(segments):
-        last = i == len(segments) - 1
-        if seg == "**":
-            if last and directory and i:
-                out[-1] = out[-1][:-1] + r"(?:/(?:[^/]+/)*[^/]+)?"
-            else:
-                out.append(r"(?:[^/]+/)*[^/]+" if last else r"(?:[^/]+/)*")
-            continue
-        body = "".join("[^/]*" if ch == "*" else "[^/]" if ch == "?" else re.escape(ch) for ch in seg)
-        if seg != "*" and not seg.startswith("."):
-            body = r"(?!\.)" + body  # as Bazel's UnixGlob: "*.txt" skips ".x.txt", "*" and "**" do not
-        out.append(body + ("" if last else "/"))
-    return "".join(out)
+    return glob_regex(pattern.strip("/"), dialect=BAZEL_DIRS if directory else BAZEL)
 
 
 def bazelignore(root: Path, tracker: InputTracker) -> set[str]:

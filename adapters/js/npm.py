@@ -5,8 +5,10 @@ dependency on a workspace package's name is a link to that package when the work
 version satisfies the range; otherwise npm goes to the registry for it (measured with npm 11 ``install --package-lock-only
 --offline``: ``^1.0.0`` on a 1.0.0 workspace links, ``^2.0.0`` and ``latest`` ask the
 registry, ``*`` links even a workspace without a version). All four dependency fields
-link, peers included (npm 7+ installs peers). ``link:``/``file:`` paths to a workspace
-directory link; yarn berry's ``workspace:`` protocol links as pnpm's does.
+link, peers included (npm 7+ installs peers). Paths to a workspace directory link
+(``npm_path_in_spec``: ``file:``, bare ``../a``, absolute); yarn's ``link:``/``portal:``
+and yarn berry's ``workspace:`` protocol link as pnpm's do (npm 11 refuses all three
+with EUNSUPPORTEDPROTOCOL; bun, which ctxsel reads as npm, takes ``workspace:``).
 
 Tool mode (npm only) asks ``npm query`` for the links npm really made; it needs an
 installed tree, so ``auto`` uses it only where ``npm install`` has run.
@@ -18,7 +20,10 @@ yarn oracle on the test machines, so yarn's rules are taken from its documentati
 
 from __future__ import annotations
 
+import posixpath
+import re
 import shlex
+from collections import Counter
 from pathlib import Path
 from typing import ClassVar
 
@@ -27,7 +32,7 @@ from ctxsel.errors import ToolError, UserError
 from ctxsel.graph import BuildGraph
 
 from . import semver
-from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, resolve_path, workspace_target
+from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, path_target, workspace_target
 from .workspace import (PNPM_WORKSPACE, JsPackage, JsWorkspace, detect_manager, require_unique_names, root_manifest,
                         yarn_is_berry)
 
@@ -46,6 +51,45 @@ def name_from_folder(rel_dir: str) -> str:
     return f"{scope}/{base}" if scope.startswith("@") else base
 
 
+#: ``user/repo`` (and ``user/repo#ref``): npm-package-arg reads it as a GitHub repository, not a path
+_GITHUB_SHORTHAND = re.compile(r"[^:@%/\s.-][^:@%/\s]*/[^:@\s/%]+(?:#.*)?")
+_TARBALL = re.compile(r"\.(?:tgz|tar\.gz|tar)$", re.I)
+
+
+def npm_path_in_spec(spec: str) -> str | None:
+    """The directory an npm dependency spec names (npm-package-arg's directory specs), or None.
+
+    Measured with npm 11.19.1 (``install --offline`` then ``npm query``): ``file:<path>``, a
+    bare spec starting with ``.`` or ``/`` (``../a``, ``/abs/p/a``) and a bare spec with
+    slashes that is no ``user/repo`` shorthand (``x/../../a``) link a workspace directory;
+    ``file:/../a`` and ``file://../a`` are ``../a`` (npm-package-arg's compatibility with
+    old ``file:`` specs) and ``file:///abs`` is ``/abs``. Not read as paths: blanks around
+    the spec, ``~/``, backslashes, ``FILE:``, percent escapes, tarball names (``x.tgz``).
+    """
+    if spec.startswith("file:"):
+        rest = spec[len("file:"):]
+        if rest.startswith("//") and not rest.startswith("///"):
+            rest = "/" + rest  # a "host" is read as the first path segment
+        if re.match(r"/{1,3}\.\.?(?:/|$)", rest):
+            rest = rest.lstrip("/")
+        return rest
+    if spec.startswith((".", "/")):
+        return spec
+    if "/" in spec and ":" not in spec and not spec.startswith("~") and not _GITHUB_SHORTHAND.fullmatch(spec) and not _TARBALL.search(spec):
+        return spec
+    return None
+
+
+def _packages_at_or_below(ws: JsWorkspace) -> Counter[str]:
+    """directory -> how many workspace packages (the root aside) are in it or below it."""
+    counts: Counter[str] = Counter()
+    for pkg in ws.packages:
+        if not pkg.is_root:
+            parts = pkg.dir.split("/")
+            counts.update("/".join(parts[: i + 1]) for i in range(len(parts)))
+    return counts
+
+
 def _declares_workspaces(root: Path) -> bool:
     return isinstance(root_manifest(root).get("workspaces"), (list, dict))
 
@@ -57,6 +101,8 @@ class NpmAdapter(PackageGraphAdapter):
     @classmethod
     def detect(cls, root: Path) -> bool:
         return not (root / PNPM_WORKSPACE).is_file() and _declares_workspaces(root)
+
+    _below: tuple[JsWorkspace, Counter[str]] | None = None  # ``name_selects_itself``'s cache
 
     #: npm (``@npmcli/map-workspaces``) names a workspace without a ``name`` after its folder
     names_unnamed_by_folder: ClassVar[bool] = True
@@ -72,15 +118,33 @@ class NpmAdapter(PackageGraphAdapter):
         require_unique_names(ws, f"{self.name} needs unique workspace names")
         return ws
 
+    def name_selects_itself(self, pkg: JsPackage, ws: JsWorkspace) -> bool:
+        """npm's ``--workspace=X`` selects the workspace named X *and* every workspace in the
+        directory X (npm 11, measured: a package named ``lib`` next to ``lib/x`` and ``lib/y``
+        ran all three), and ``--workspace=!x`` ran every workspace; such names are ids only
+        where no directory selector would do better (the root is ``--include-workspace-root``)."""
+        if pkg.is_root or self.name != "npm":
+            return True
+        if pkg.name.startswith("!"):
+            return False
+        as_dir = posixpath.normpath(pkg.name)
+        own = pkg.dir == as_dir or pkg.dir.startswith(as_dir + "/")
+        if self._below is None or self._below[0] is not ws:  # once per workspace, not per package
+            self._below = (ws, _packages_at_or_below(ws))
+        return self._below[1].get(as_dir, 0) - own == 0
+
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
     ) -> JsPackage | None:
-        spec = spec.strip()  # npm-package-arg trims: " *" links like "*" (measured)
+        path = npm_path_in_spec(spec)
+        if path is not None:
+            return path_target(pkg, path, dirs, self.root, backslash=False)
+        spec = spec.strip()  # npm-package-arg trims a range: " *" links like "*" (measured)
         if spec.startswith(WORKSPACE_PROTOCOL):
             return workspace_target(pkg, dep_name, spec, names, dirs)
         protocol, sep, rest = spec.partition(":")
-        if sep and protocol in ("file", "link", "portal"):
-            return dirs.get(resolve_path(pkg, rest))
+        if sep and protocol in ("link", "portal"):  # yarn's protocols (npm 11 refuses them)
+            return path_target(pkg, rest, dirs, self.root)
         if sep:
             return None  # npm: aliases, git, http, catalog: ... come from elsewhere
         found = names.get(dep_name)

@@ -17,7 +17,9 @@ Static mode reproduces ``nx graph``'s project edges without node:
 
 Changes (``nx show projects --affected``, ``nx affected -t test``, Nx 24): a project is
 touched by its own files, by ``{workspaceRoot}`` files its targets' inputs name, and every
-project by a deleted package.json/project.json. Tests are chosen per *task* from the
+project by a deleted package.json/project.json; over a git range a root tsconfig change
+confined to ``compilerOptions.paths`` touches only the projects the changed mappings point
+into (``root_tsconfig_touched``). Tests are chosen per *task* from the
 ``test`` target's inputs (``TaskSelection``: namedInputs, targetDefaults, ``^production``,
 ``!`` patterns, ``dependentTasksOutputFiles``), unless nx.json says ``affected.legacy``.
 
@@ -370,7 +372,8 @@ class NxAdapter(Adapter):
         Nx 24 selects tasks by their inputs unless nx.json sets ``affected.legacy`` (or
         ``NX_LEGACY_AFFECTED=true``): a ``*.spec.ts`` outside ``production`` re-runs its
         own project's tests, not its dependents'. Global files (nx.json, lockfiles, the
-        root tsconfig) and a deleted project configuration select every test.
+        root tsconfig -- unless only its ``paths`` changed, which no task hashes) and a
+        deleted project configuration select every test.
         """
         from .nx_workspace import _js_truthy
 
@@ -399,12 +402,119 @@ class NxAdapter(Adapter):
         """Files whose change marks every project affected in ``nx show projects --affected``.
 
         Measured with ``--files``: nx.json, each lockfile Nx knows, and the root tsconfig
-        (``tsconfig.base.json``, else ``tsconfig.json``; with a git range Nx narrows a
-        ``paths``-only change to the projects named there, which ctxsel does not). The
-        root package.json and pnpm-workspace.yaml mark nothing.
+        (with a git range Nx narrows a ``paths``-only change of it: ``nodes_for_file_versions``).
+        The root package.json and pnpm-workspace.yaml mark nothing.
         """
-        tsconfig = "tsconfig.base.json" if (self.root / "tsconfig.base.json").is_file() else "tsconfig.json"
-        return ("nx.json", *LOCKFILES, tsconfig)
+        return ("nx.json", *LOCKFILES, self.root_tsconfig())
+
+    def root_tsconfig(self) -> str:
+        """``tsconfig.base.json``, else ``tsconfig.json`` (Nx's ``getRootTsConfigFileName``)."""
+        return "tsconfig.base.json" if (self.root / "tsconfig.base.json").is_file() else "tsconfig.json"
+
+    def compared_files(self) -> tuple[str, ...]:
+        return (self.root_tsconfig(),)
+
+    def nodes_for_file_versions(self, graph: BuildGraph, path: str, before: str | None, after: str | None) -> list[str] | None:
+        """The projects a root tsconfig change over a git range touches (``root_tsconfig_touched``);
+        None -- every project, and every test task -- for any other change of it."""
+        if path != self.root_tsconfig():
+            return None
+        roots = {n.id: str(n.meta.get("root") or ".") for n in graph.nodes() if self.reportable(graph, n.id)}
+        touched = root_tsconfig_touched(before, after, roots)
+        return None if touched is None else sorted(touched)
+
+
+def root_tsconfig_touched(before: str | None, after: str | None, roots: dict[str, str]) -> set[str] | None:
+    """The projects (of ``roots``: project -> root directory) that Nx 24 counts as touched by
+    the root tsconfig going from ``before`` to ``after`` over a git range; None when the change
+    is more than ``compilerOptions.paths`` (every project is touched, and every task: each
+    task's hash holds the root tsconfig without its ``paths``).
+
+    Nx compares the two versions (``tsconfig-json-changes.js``, measured with 24.0.6):
+    - anything outside ``compilerOptions.paths`` changed (a side missing or no JSON, even
+      with comments allowed): None;
+    - else, when a side is not *strict* JSON (a comment, a trailing comma), Nx has no diff
+      and counts a whole-file change: every project (but no test task: paths are not hashed);
+    - else each changed array element of a ``paths`` entry (``paths.<key>.<i>``): removed --
+      an entry, an element, ``paths`` itself -- touches every project; added or modified, the
+      projects whose root is the old or new value, or contains it (``./`` dropped);
+    - a whitespace or comment-only change touches nothing.
+    """
+    from .nx_workspace import _strip_jsonc
+
+    if before is None or after is None:
+        return None
+    lenient = []
+    for text in (before, after):
+        try:
+            lenient.append(json.loads(_strip_jsonc(text.removeprefix("\ufeff"))))
+        except ValueError:
+            return None
+    if _without_paths(lenient[0]) != _without_paths(lenient[1]):
+        return None
+    try:
+        old, new = json.loads(before), json.loads(after)
+    except ValueError:
+        return set(roots)
+    touched: set[str] = set()
+    for kind, path, value in _json_changes(old, new, ()):
+        if len(path) != 4:
+            continue
+        if kind == "deleted":
+            return set(roots)
+        for candidate in value:
+            if not isinstance(candidate, str):
+                continue
+            target = candidate[2:] if candidate.startswith("./") else candidate
+            for project, root in roots.items():
+                root = root[:-1] if root.endswith("/") else root
+                if (target and root and target.startswith(root + "/")) or target == root:
+                    touched.add(project)
+    return touched
+
+
+def _without_paths(config: Any) -> Any:
+    """A tsconfig without ``compilerOptions.paths`` (what Nx hashes into every task)."""
+    if isinstance(config, dict) and isinstance(config.get("compilerOptions"), dict):
+        options = {k: v for k, v in config["compilerOptions"].items() if k != "paths"}
+        return {**config, "compilerOptions": options}
+    return config
+
+
+def _json_changes(old: Any, new: Any, path: tuple[str, ...]) -> Iterable[tuple[str, tuple[str, ...], tuple[Any, ...]]]:
+    """(kind, key path, (old value, new value)) of each changed node, as Nx's ``diffJson`` lists
+    them: objects by key, arrays by index; everything below a removed (added) node is removed
+    (added) too. Containers that merely hold a change are not listed: no caller needs them."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        pairs = [(str(k), old.get(k, _MISSING), new.get(k, _MISSING)) for k in dict.fromkeys([*old, *new])]
+    elif isinstance(old, list) and isinstance(new, list):
+        pairs = [(str(i), old[i] if i < len(old) else _MISSING, new[i] if i < len(new) else _MISSING)
+                 for i in range(max(len(old), len(new)))]
+    else:
+        if old != new or type(old) is not type(new):
+            if isinstance(old, (dict, list)) or isinstance(new, (dict, list)):  # a container replaced
+                yield from _subtree("deleted", old, path)
+                yield from _subtree("added", new, path)
+            else:
+                yield "modified", path, (old, new)
+        return
+    for key, a, b in pairs:
+        if a is _MISSING:
+            yield from _subtree("added", b, (*path, key))
+        elif b is _MISSING:
+            yield from _subtree("deleted", a, (*path, key))
+        else:
+            yield from _json_changes(a, b, (*path, key))
+
+
+def _subtree(kind: str, value: Any, path: tuple[str, ...]) -> Iterable[tuple[str, tuple[str, ...], tuple[Any, ...]]]:
+    yield kind, path, (value,)
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        yield from _subtree(kind, child, (*path, str(key)))
+
+
+_MISSING = object()
 
 
 class InvalidInputsError(Exception):

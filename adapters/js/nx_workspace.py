@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
 from ctxsel.cache import CACHE_DIR, InputTracker
 from ctxsel.errors import Location, ParseError
-from ctxsel.files import IgnoreRules, _glob_to_regex
-from ctxsel.globs import closing_brace, split_alternatives
+from ctxsel.files import IgnoreRules
+from ctxsel.globs import GIT, closing_brace, glob_regex, split_alternatives
 
 from .workspace import _expand_braces, expand_globs, workspace_globs
 
@@ -355,13 +355,17 @@ def project_kind(project: NxProject, files: set[str]) -> str:
 
 # ---------------------------------------------------------------------- project patterns
 _GLOB_CHARS = frozenset("*|{}()[")
+#: minimatch as Nx's project patterns use it, after ``_expand_braces``: git's reading of
+#: ``*``, ``?``, ``**`` (a globstar only as a whole segment) and classes, except that an
+#: unclosed ``[`` or a trailing ``\`` is a literal character rather than no match
+_PROJECT_PATTERN = replace(GIT, unclosed_class="literal", trailing_backslash="literal")
 
 
 def _minimatch(pattern: str, value: str) -> bool:
     """minimatch with ``dot: true`` (the subset project patterns use)."""
     if value == pattern:
         return True
-    return any(re.fullmatch(_glob_to_regex(alt), value) for alt in _expand_braces(pattern))
+    return any(re.fullmatch(glob_regex(alt, dialect=_PROJECT_PATTERN), value) for alt in _expand_braces(pattern))
 
 
 def match_projects(patterns: list[str], projects: dict[str, NxProject]) -> list[str]:

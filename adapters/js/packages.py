@@ -8,8 +8,9 @@ once; each subclass answers only the questions where its tool differs
 (``edge_fields``, ``link_target``, ``has_test``, ``test_command``).
 
 Node ids are package names, the names users type and the tools accept in ``--filter``.
-A package without a name, or one whose name another package shares, is named by its
-directory (``./packages/x``), which every one of these tools also accepts as a selector.
+A package without a name, one whose name another package shares, or one whose name the
+tool's filter reads as syntax (pnpm's ``a*``, npm's ``!x``) is named by its directory
+(``./packages/x``), which every one of these tools also accepts as a selector.
 
 The manifest reader (``workspace``) and ``semver`` are imported by the functions that
 build a graph: a warm run takes the graph from the cache and needs neither (~2 ms).
@@ -17,6 +18,7 @@ build a graph: a warm run takes the graph from the cache and needs neither (~2 m
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections import Counter
 from pathlib import Path
@@ -52,17 +54,47 @@ def dir_selector(dir_: str) -> str:
 
 
 def split_alias(text: str) -> tuple[str | None, str]:
-    """``@scope/name@^1`` -> (``@scope/name``, ``^1``); a bare range -> (None, range)."""
+    """``@scope/name@^1`` -> (``@scope/name``, ``^1``); a bare range -> (None, range).
+
+    Any ``@`` after the first character splits, whatever the name looks like: pnpm 12 links
+    ``workspace:1@*`` and ``workspace:v1@*`` to the packages named ``1`` and ``v1`` (measured);
+    a range never holds an ``@``.
+    """
     at = text.find("@", 1)
-    if at > 0 and not text[0].isdigit() and text[0] not in "^~<>=*v":
+    if at > 0:
         return text[:at], text[at + 1 :]
     return None, text
 
 
-def resolve_path(pkg: JsPackage, target: str) -> str:
-    """A ``link:``/``file:`` path of ``pkg`` as a repo-relative directory."""
-    joined = posixpath.normpath(posixpath.join(pkg.dir or ".", target.replace("\\", "/")))
+def resolve_path(pkg: JsPackage, target: str, root: Path | None = None, backslash: bool = True) -> str | None:
+    """A ``link:``/``file:`` path of ``pkg`` as a repo-relative directory (None: not inside ``root``).
+
+    Relative paths join the package's directory and normalise lexically (``../a/b/..`` is
+    ``../a`` even when ``a/b`` does not exist, as in pnpm 12). An absolute path is a
+    workspace directory only when ``root`` is given and it lies inside (pnpm 12 links
+    ``link:/abs/repo/p/a``; ``///abs`` is the same path). ``backslash`` reads ``\\`` as a
+    separator; pnpm 12 on POSIX does not (``link:..\\a`` is no link, measured).
+    """
+    if backslash:
+        target = target.replace("\\", "/")
+    joined = posixpath.normpath(posixpath.join(pkg.dir or ".", target))
+    if joined.startswith("/"):
+        if root is None:
+            return None
+        for base in dict.fromkeys((os.path.abspath(root), os.path.realpath(root))):
+            rel = posixpath.relpath(joined, base)
+            if rel != ".." and not rel.startswith("../"):
+                return "" if rel == "." else rel
+        return None
     return "" if joined == "." else joined
+
+
+def path_target(
+    pkg: JsPackage, target: str, dirs: dict[str, JsPackage], root: Path | None = None, backslash: bool = True
+) -> JsPackage | None:
+    """The workspace package in the directory a path spec of ``pkg`` names (``resolve_path``), if any."""
+    rel = resolve_path(pkg, target, root, backslash)
+    return dirs.get(rel) if rel is not None else None
 
 
 def workspace_target(
@@ -71,21 +103,46 @@ def workspace_target(
     spec: str,
     names: dict[str, list[JsPackage]],
     dirs: dict[str, JsPackage],
+    pnpm: bool = False,
 ) -> JsPackage | None:
     """Where a ``workspace:`` spec points for pnpm and yarn: ``workspace:../dir``,
     ``workspace:@alias/name@range`` or ``workspace:<range>`` on ``dep_name``.
 
     ``*``, ``^`` and ``~`` accept any version; any other range must be satisfied and picks
-    the highest satisfying version among same-named packages. (Turborepo reads these
-    specs its own way: ``turbo.turbo_workspace_target``.)
+    the highest satisfying version among same-named packages. With ``pnpm``, a range
+    written exactly as a package's version string picks that package first
+    (``exact_version``) and the range is read as pnpm reads it (``semver.pnpm_range``).
+    (Turborepo reads these specs its own way: ``turbo.turbo_workspace_target``.)
     """
     rest = spec[len(WORKSPACE_PROTOCOL):]
     if rest.startswith((".", "/")):
-        return dirs.get(resolve_path(pkg, rest))
+        return path_target(pkg, rest, dirs)
     alias, wanted = split_alias(rest)
     candidates = names.get(alias or dep_name, [])
-    wanted = wanted.strip()  # pnpm reads ``workspace:  ^1.0.0  `` as ``^1.0.0`` (measured)
-    return highest(candidates, None if wanted in ("", "*", "^", "~") else wanted)
+    found = exact_version(candidates, wanted) if pnpm else None
+    if found is not None:
+        return found
+    # ``workspace: *`` is ``*``; pnpm trims only spaces and tabs (``workspace:*\n`` is no link, measured)
+    trimmed = wanted.strip(" \t") if pnpm else wanted.strip()
+    if wanted == "" or trimmed in ("*", "^", "~"):
+        return highest(candidates, None)
+    if pnpm:
+        from . import semver
+
+        # no range pnpm can read (``workspace:latest``): still a package without a version links
+        return highest(candidates, semver.pnpm_range(wanted) or semver.UNSATISFIABLE)
+    return highest(candidates, trimmed)  # ``workspace:  ^1.0.0  `` is ``^1.0.0``
+
+
+def exact_version(candidates: Iterable[JsPackage], written: str) -> JsPackage | None:
+    """The first candidate whose ``version`` string is ``written``, character for character.
+
+    pnpm 12 compares the spec with each version string before reading either as semver
+    (measured): ``workspace:1.0`` links a package at ``1.0``, ``workspace:latest`` one at
+    ``latest``, ``workspace:`` one at ``""`` and ``workspace:1.0.0 `` one at ``1.0.0 `` --
+    versions that link for no range at all (``highest``).
+    """
+    return next((p for p in candidates if p.version == written), None)
 
 
 def highest(candidates: Iterable[JsPackage], range_text: str | None, plain: bool = False) -> JsPackage | None:
@@ -207,7 +264,8 @@ class PackageGraphAdapter(Adapter):
     def assign_ids(self, ws: JsWorkspace) -> dict[str, str]:
         """dir -> node id: the package name, or its directory when unnamed or when the name is shared.
 
-        A shared name is no id for *any* of its packages: ``pnpm --filter x test`` runs every
+        A shared name is no id for *any* of its packages, nor is a name the filter would read
+        as syntax (``name_selects_itself``): ``pnpm --filter x test`` runs every
         package named ``x`` (pnpm 12, measured), so a test command naming one of them by name
         would run the others too. Their directories (``./p/x``) select exactly one. npm, yarn
         and turbo refuse shared names, so this only changes what pnpm workspaces are called.
@@ -220,10 +278,18 @@ class PackageGraphAdapter(Adapter):
         taken: set[str] = set()
         for pkg in ws.packages:
             shared = answers(pkg) and counts[pkg.name] > 1
-            nid = pkg.name if pkg.name and pkg.name not in taken and not shared else dir_selector(pkg.dir)
+            usable = bool(pkg.name) and pkg.name not in taken and not shared and self.name_selects_itself(pkg, ws)
+            nid = pkg.name if usable else dir_selector(pkg.dir)
             taken.add(nid)
             ids[pkg.dir] = nid
         return ids
+
+    def name_selects_itself(self, pkg: JsPackage, ws: JsWorkspace) -> bool:
+        """Whether this tool's filter reads ``pkg``'s name as that one package, so it can be a
+        node id (and so appear in a test command). A name the filter reads as something else
+        -- pnpm's ``a*`` is a glob, ``!x`` an exclusion; npm's ``lib`` also the directory
+        ``lib/`` -- is named by its directory instead, as a shared name is."""
+        return True
 
     def make_node(self, pkg: JsPackage, node_id: str) -> Node:
         return Node(
@@ -293,5 +359,5 @@ class PackageGraphAdapter(Adapter):
         start = min((i for i in (text.find("["), text.find("{")) if i >= 0), default=-1)
         try:
             return json.loads(text[start:] if start >= 0 else text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ToolError(f"{what} did not print JSON: {text[:200]!r}") from None

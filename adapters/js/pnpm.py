@@ -6,8 +6,12 @@ Linking rules, each measured against pnpm 12.4.2 (tests/test_js_pnpm.py re-check
   are all edges (peers because ``autoInstallPeers`` links them).
 - ``workspace:*``, ``workspace:^``, ``workspace:~`` link to the package of that name;
   ``workspace:<range>`` only when its version satisfies the range (``workspace:^2.0.0``
-  on a 1.0.0 package is no edge); ``workspace:@scope/name@*`` aliases and
-  ``workspace:../dir`` paths link too; ``link:``/``file:`` paths to a workspace directory link.
+  on a 1.0.0 package is no edge) or is the very string of its version (``workspace:1.0``
+  links a package at ``1.0``, ``packages.exact_version``); ``workspace:@scope/name@*``
+  aliases and ``workspace:../dir`` paths link too. Ranges are read as pnpm reads them
+  (``semver.pnpm_range``: ``1 ||`` is ``1``, a lone ``>=`` no range).
+- Paths link whatever the dependency's name (``path_in_spec``): ``link:``/``file:``, bare
+  ``../a`` and absolute paths, also after ``workspace:`` or ``workspace:<alias>@``.
 - A plain range (``^1.0.0``) on a workspace name links only with
   ``linkWorkspacePackages: true`` in ``pnpm-workspace.yaml`` -- pnpm 12 ignores
   ``link-workspace-packages`` in ``.npmrc`` (measured) -- and then only when satisfied;
@@ -23,6 +27,7 @@ Linking rules, each measured against pnpm 12.4.2 (tests/test_js_pnpm.py re-check
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -32,7 +37,8 @@ from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import BuildGraph
 
 from . import PNPM_WORKSPACE
-from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, highest, resolve_path, workspace_target
+from .packages import (WORKSPACE_PROTOCOL, PackageGraphAdapter, exact_version, highest, path_target, split_alias,
+                       workspace_target)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .workspace import JsPackage, JsWorkspace
@@ -40,6 +46,43 @@ if TYPE_CHECKING:  # pragma: no cover
 #: environment for pnpm calls: never resolve the ``packageManager`` pnpm from the registry
 #: (pnpm 12 would otherwise hang ~70 s offline and write a lockfile into the repo)
 PNPM_ENV = {"pnpm_config_pm_on_fail": "ignore", "pnpm_config_update_notifier": "false"}
+
+#: a package name ``--filter`` reads as selector syntax rather than as the name (pnpm 12,
+#: measured): ``a*`` is a glob, ``!x`` an exclusion, ``x...``/``...x``/``x^...`` dependency
+#: operators, ``{x}`` and ``./x`` directories, ``[x]`` a git ref, ``-x`` an option; braces
+#: anywhere are taken as directory syntax too (not measured, so never used as a name)
+_FILTER_SYNTAX = re.compile(r"^[-!.{\[]|[*{}]|\.\.\.$")
+#: glob characters in a directory selector; ``[c]`` matches ``c`` alone (measured: ``./p/[[]x]``
+#: runs ``p/[x]`` only, ``./p/[x]`` also ``p/x``; a backslash is no escape there)
+_DIR_GLOB_CHARS = re.compile(r"[*?\[{]")
+
+
+def path_in_spec(spec: str) -> str | None:
+    """The directory a pnpm dependency spec names, or None when it names none.
+
+    pnpm 12 (measured) reads ``link:<path>`` and ``file:<path>`` (case-sensitive) and a bare
+    spec starting with ``.`` or ``/`` (``../a``, ``/abs/p/a``) as paths -- also after
+    ``workspace:`` and after a ``workspace:<alias>@`` -- whatever the dependency's name.
+    ``~/``, URLs with a host (``file://h/p``) and relative paths without a leading dot
+    (``x/../a``, which is a GitHub shorthand) are no workspace directory.
+    """
+    for protocol in ("link:", "file:"):
+        if spec.startswith(protocol):
+            return spec[len(protocol):]
+    return spec if spec.startswith((".", "/")) else None
+
+
+def filter_selector(node_id: str) -> str:
+    """A node id as a ``--filter`` value that selects that one project.
+
+    Names are ids only when ``--filter`` reads them literally (``name_selects_itself``);
+    a directory id (``./p/a*``) has its glob characters bracketed and a trailing ``...``
+    (pnpm's "and its dependencies") spelt ``..[.]``.
+    """
+    if not node_id.startswith("./"):
+        return node_id
+    escaped = _DIR_GLOB_CHARS.sub(lambda m: f"[{m.group(0)}]", node_id)
+    return escaped[:-1] + "[.]" if escaped.endswith("...") else escaped
 
 
 class PnpmAdapter(PackageGraphAdapter):
@@ -74,15 +117,22 @@ class PnpmAdapter(PackageGraphAdapter):
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
     ) -> JsPackage | None:
-        if spec.startswith(WORKSPACE_PROTOCOL):
-            return workspace_target(pkg, dep_name, spec, names, dirs)
-        if spec.startswith(("link:", "file:")):
-            return dirs.get(resolve_path(pkg, spec.split(":", 1)[1]))
+        is_workspace = spec.startswith(WORKSPACE_PROTOCOL)
+        body = spec[len(WORKSPACE_PROTOCOL):] if is_workspace else spec
+        path = path_in_spec(body)
+        if path is None and is_workspace:
+            path = path_in_spec(split_alias(body)[1])  # workspace:a@../a
+        if path is not None:
+            return path_target(pkg, path, dirs, self.root, backslash=False)
+        if is_workspace:
+            return workspace_target(pkg, dep_name, spec, names, dirs, pnpm=True)
         from . import semver  # only while building a graph (see ``packages``)
 
-        if not self.link_workspace_packages or ":" in spec or semver.parse_range(spec) is None:
+        read = semver.pnpm_range(spec) if self.link_workspace_packages and ":" not in spec else None
+        if read is None:
             return None
-        return highest(names.get(dep_name, ()), spec, plain=True)
+        candidates = names.get(dep_name, ())
+        return exact_version(candidates, spec) or highest(candidates, read, plain=True)
 
     # ------------------------------------------------------------ tool mode
     def load_tool(self, tracker: InputTracker) -> BuildGraph:
@@ -92,16 +142,17 @@ class PnpmAdapter(PackageGraphAdapter):
         node_modules), and the only offline alternative writes ``pnpm-lock.yaml`` into the
         repo. So the tool decides *which* projects exist (globs, negations, the root) and
         the edges come from those projects' package.json files with pnpm's linking rules
-        above. Static discovery also runs, to keep the cache's file stamps and to warn
-        when pnpm sees a different set of projects than ctxsel's glob reading does.
+        above. Static discovery also runs -- first, so a broken manifest is reported with its
+        file and line -- to keep the cache's file stamps and to warn when pnpm sees a
+        different set of projects than ctxsel's glob reading does.
         """
         from .workspace import JsWorkspace, discover, read_package
 
+        static = discover(self.root, tracker, self.negation_rule, self.manifest_files)
         out = self.tool_output(["ls", "-r", "--json", "--depth", "-1"], PNPM_ENV)
         listed = self.parse_tool_json(out, "pnpm ls")
         if not isinstance(listed, list):
             raise ToolError(f"pnpm ls printed {type(listed).__name__}, expected a list of projects")
-        static = discover(self.root, tracker, self.negation_rule, self.manifest_files)
         root = self.root.resolve()
         dirs: set[str] = set()
         for project in listed:
@@ -129,10 +180,13 @@ class PnpmAdapter(PackageGraphAdapter):
         return (*super().manifest_patterns(), "package.yaml")
 
     # ------------------------------------------------------------ answers
+    def name_selects_itself(self, pkg: JsPackage, ws: JsWorkspace) -> bool:
+        return not _FILTER_SYNTAX.search(pkg.name)
+
     def test_command(self, tests: list[str]) -> list[str]:
         argv = ["pnpm"]
         for t in tests:
-            argv += ["--filter", t]
+            argv += ["--filter", filter_selector(t)]
         return argv + ["test"]
 
     def global_files(self) -> tuple[str, ...]:

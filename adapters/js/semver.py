@@ -174,6 +174,28 @@ def parse_range(text: str) -> tuple[tuple[Comparator, ...], ...] | None:
     return tuple(sets)
 
 
+#: a range no version satisfies, prereleases included
+UNSATISFIABLE = "<0.0.0-0"
+
+
+def pnpm_range(text: str) -> str | None:
+    """A dependency range as pnpm 12 reads it, or None when pnpm reads no range there.
+
+    Measured with pnpm 12.4.2 (``linkWorkspacePackages`` and ``workspace:<range>`` alike):
+    an empty ``||`` alternative is dropped rather than read as ``*`` (``1 ||`` does not
+    link 2.0.0; ``||``, ``""`` and ``" "`` link nothing), an alternative that is no range
+    is dropped (``1.0.0 || foo`` is ``1.0.0``), and an operator without a version (``^``,
+    ``>=``, ``~>``) is no range at all. node-semver reads ``""`` and ``1 ||`` as ``*``,
+    so ``parse_range`` (npm, Nx, turbo) keeps its rules. Spaces and tabs are blanks; any
+    other white space (``^1.0.0\n``, a no-break space) makes the spec no range.
+    """
+    if re.search(r"[^\S \t]", text):
+        return None
+    kept = [alt.strip() for alt in text.split("||")]
+    kept = [alt for alt in kept if re.sub(r"[<>=^~\s]", "", alt) and parse_range(alt) is not None]
+    return " || ".join(kept) if kept else None
+
+
 def _test(op: str, v: Version, bound: Version) -> bool:
     a, b = version_key(v), version_key(bound)
     return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "=": a == b}[op]

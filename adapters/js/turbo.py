@@ -18,17 +18,23 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
 - The root package is a node ``//``: every package without workspace dependencies
   depends on ``//``, and ``//`` depends on what the root package.json lists. So a
   package the root depends on has every package as a dependent. ``//`` itself never
-  appears in ``turbo ls`` output, and filtering on it selects nothing.
+  appears in ``turbo ls`` output, and filtering on it selects nothing there; but
+  ``turbo run test`` runs ``//#test`` for ``--filter=//``, for a dependent ``//``, and for a
+  change of any file outside the packages (``root_package_node``).
 - A package has a ``test`` task only when it has ``scripts.test`` *and* turbo.json
   defines ``test`` (``tasks``; also ``<pkg>#test``, the package's own turbo.json, or one
   it ``extends``); ``turbo run test`` lists the others with command ``<NONEXISTENT>``.
 - A turbo.json turbo 2 refuses (a package turbo.json without ``"extends": ["//"]``,
   ``extends`` in the root, tasks that are no objects) is an error here too
   (``check_turbo_json``); turbo 1's ``pipeline`` is read as turbo 1 reads it, with a warning.
+- ``turbo run test --filter=<name>`` reads some names as syntax (``a*``, ``!x``, ``y...``):
+  such a package is named by its directory, its glob characters escaped (``filter_value``).
 """
 
 from __future__ import annotations
 
+import posixpath
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
@@ -39,7 +45,7 @@ from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph
 from ctxsel.paths import read_text
 
 from .lockfile import EXTERNAL_FIELDS, LOCKFILES, lockfile_changed_dirs
-from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, resolve_path
+from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, path_target
 
 if TYPE_CHECKING:  # pragma: no cover
     from .workspace import JsPackage, JsWorkspace
@@ -49,6 +55,45 @@ TURBO_JSON = "turbo.json"
 CONFIG_NAMES = (TURBO_JSON, "turbo.jsonc")
 ROOT_ID = "//"
 QUERY = "{ packages { items { name path directDependencies { items { name } } } } }"
+
+#: a package name turbo's ``--filter=`` reads as selector syntax rather than as the name
+#: (turbo 2.11.11, measured): ``!x`` excludes x (and runs every other package), ``x...``,
+#: ``x^...`` and ``...x`` add dependencies or dependents (``--filter=y...`` ran ``y``, not the
+#: package named ``y...``), ``*`` makes the name a pattern (``a*`` ran ``ab`` too), a trailing
+#: ``{d}`` or ``[ref]`` is a directory or a git range (``a[b]`` asks git), and a leading ``.``
+#: a path (``./x``, ``..``). ``{`` and ``[`` anywhere, and ``.x``, are ruled out though turbo
+#: reads some of them literally (``a[b``, ``.x``): their directory selects them as exactly.
+#: A leading ``-`` is no option: the command passes ``--filter=<name>`` as one argument.
+_NAME_SYNTAX = re.compile(r"^[!.]|[*{\[]|\.\.\.$")
+#: characters turbo's directory filter (``./p/a*``, a glob) reads as syntax; a backslash
+#: escapes each (measured: ``./p/a*`` ran ``p/a`` and ``p/ab`` too, ``./p/a\*`` ``p/a*`` alone;
+#: an unescaped ``,`` ``:`` ``(`` ``]`` or ``}`` is "failed to parse glob expression", and
+#: ``[[]`` brackets, pnpm's escape, too)
+_DIR_GLOB_META = re.compile(r"[*?$\[\]{}()<>,:]")
+
+
+def dir_filter(node_id: str) -> str | None:
+    r"""A directory id (``./p/a*``) as a ``--filter=`` value that selects that one package.
+
+    Glob characters are backslash-escaped (``_DIR_GLOB_META``); a trailing ``...`` (turbo's
+    "and its dependencies", which it strips before reading the path) is spelt ``..[.]``,
+    since ``\.`` is no escape turbo accepts. None when no filter selects the directory
+    alone: turbo refuses every spelling of a backslash (``\\``, ``[\\]``), and ``?`` would
+    match other directories too.
+    """
+    if "\\" in node_id:
+        return None
+    escaped = _DIR_GLOB_META.sub(lambda m: "\\" + m.group(0), node_id)
+    return escaped[:-1] + "[.]" if escaped.endswith("...") else escaped
+
+
+def filter_value(node_id: str) -> str | None:
+    """A node id as turbo's ``--filter=`` value for that one package (None: there is none).
+
+    Names are ids only when turbo reads them literally (``TurboAdapter.name_selects_itself``);
+    ``//`` is the root's own selector; the rest are directories (``dir_filter``).
+    """
+    return dir_filter(node_id) if node_id.startswith("./") else node_id
 
 
 def turbo_env() -> dict[str, str]:
@@ -100,30 +145,49 @@ def manifest_problem(manifest: dict[str, Any], is_root: bool) -> str | None:
                 return f"turbo expects {key!r} to map names to strings"
     if not is_root and manifest.get("name") == "":
         return "turbo requires a non-empty 'name' (a missing name leaves the package out)"
+    if not is_root and manifest.get("name") == ROOT_ID:
+        return "turbo reserves the name '//' for the root package"  # "uses reserved root identity //"
     return None
 
 
 def turbo_workspace_target(
-    pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
+    pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage],
+    root: Path,
 ) -> JsPackage | None:
     """Where turbo 2 links a ``workspace:`` spec (measured):
 
-    - ``workspace:../dir`` -- the package in that directory;
+    - a relative path (one with a ``/``: ``workspace:../dir``, ``workspace:p/dir``) -- the
+      package in that directory, read from the package's directory and then from the root
+      (``workspace_path_target``);
     - ``workspace:<alias>@<range>`` (split at the *last* ``@``) -- the package named
       ``alias`` when ``version_links`` accepts the range: ``workspace:@p/a@^9`` on 1.0.0 is
       no edge, nor are ``workspace:@p/a@`` and ``workspace:@p/a`` (an empty alias);
-    - anything else (``*``, ``^9``, ``latest``) -- the package named ``dep_name``,
-      whatever the range.
+    - anything else (``*``, ``^9``, ``latest``, and paths turbo does not read as paths:
+      ``workspace:/abs/p/a``, ``workspace:.``, ``workspace:..\\a``) -- the package named
+      ``dep_name``, whatever the range.
     """
     rest = spec[len(WORKSPACE_PROTOCOL):]
-    if rest.startswith((".", "/")):
-        return dirs.get(resolve_path(pkg, rest))
+    if "/" in rest and not rest.startswith(("/", "@")):
+        return workspace_path_target(pkg, rest, dirs, root)
     if "@" in rest:
         alias, _, wanted = rest.rpartition("@")
         found = names.get(alias)
         return found[0] if found and wanted and version_links(found[0].version, wanted) else None
     found = names.get(dep_name)
     return found[0] if found else None
+
+
+def workspace_path_target(pkg: JsPackage, rest: str, dirs: dict[str, JsPackage], root: Path) -> JsPackage | None:
+    """The package a ``workspace:<relative path>`` names in turbo 2.11.11 (measured): the path
+    from the package's directory, else from the root (``workspace:p/a`` links ``p/a``, as
+    yarn 4 reads it); a ``\\`` is no separator (POSIX). Both are joined to the absolute root
+    before normalising, as turbo does, so ``../../../<repo>/p/a`` is ``p/a``."""
+    base = root.absolute().as_posix()
+    for start in (pkg.dir, ""):
+        found = path_target(pkg, posixpath.join(base, start, rest), dirs, root, backslash=False)
+        if found is not None:
+            return found
+    return None
 
 
 def version_links(version: str | None, wanted: str) -> bool:
@@ -341,15 +405,27 @@ class TurboAdapter(PackageGraphAdapter):
             self.warnings.append(text)
 
     def assign_ids(self, ws: JsWorkspace) -> dict[str, str]:
+        """The root is ``//``; a package no ``--filter=`` selects alone (a name that is filter
+        syntax in a directory with a backslash, ``dir_filter``) is warned about here, once
+        per graph, as ``test_command`` leaves it out rather than run other packages."""
         ids = super().assign_ids(ws)
         ids[""] = ROOT_ID
+        for pkg in ws.packages:
+            if filter_value(ids[pkg.dir]) is None:
+                self.warn(f"no turbo --filter selects package {pkg.name!r} ({pkg.dir}) alone: its name is filter "
+                          "syntax and turbo cannot spell a backslash in a directory; its tests are left out of "
+                          "the turbo command (rename the package or its directory)")
         return ids
+
+    def name_selects_itself(self, pkg: JsPackage, ws: JsWorkspace) -> bool:
+        """Only a name turbo's filter reads literally (``_NAME_SYNTAX``) is an id."""
+        return not _NAME_SYNTAX.search(pkg.name)
 
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
     ) -> JsPackage | None:
         if spec.startswith(WORKSPACE_PROTOCOL):
-            return turbo_workspace_target(pkg, dep_name, spec, names, dirs)
+            return turbo_workspace_target(pkg, dep_name, spec, names, dirs, self.root)
         if not self.link_workspace_packages:
             return None
         protocol, sep, rest = spec.partition(":")
@@ -467,29 +543,29 @@ class TurboAdapter(PackageGraphAdapter):
     def reportable(self, graph: BuildGraph, node_id: str) -> bool:
         return node_id != ROOT_ID and super().reportable(graph, node_id)
 
-    def test_nodes(self, graph: BuildGraph, ids: Iterable[str]) -> list[str]:
-        """The packages' tests, and ``//#test`` when ``//`` is a dependent too.
-
-        ``//`` is never reported in a blast radius (``turbo ls`` hides it), but
-        ``turbo run test --filter=...X`` runs ``//#test`` when the root depends on X
-        (measured). ``ids`` lacks ``//``, so it is a dependent exactly when one of the
-        root's own dependencies is among ``ids``.
-        """
-        ids = set(ids)
-        tests = super().test_nodes(graph, ids)
-        if ROOT_ID in graph and graph.node(ROOT_ID).is_test and ids & set(graph.dependencies(ROOT_ID)):
-            tests = sorted([*tests, ROOT_ID])
-        return tests
-
     def blast_radius(self, graph: BuildGraph, roots: Iterable[str], depth: int | None = None) -> dict[str, int]:
         """``turbo ls --filter=...//`` selects nothing, so a change owned by ``//`` (a root
-        file) reaches no package; turbo.json and ``globalDependencies`` are global files."""
-        return graph.rdeps([r for r in roots if r != ROOT_ID], depth)
+        file) reaches no package; turbo.json and ``globalDependencies`` are global files.
+
+        ``//`` is in the radius, unreported (``reportable``), when it is a root (at 0) or a
+        dependent (the root depends on a package of it): ``Workspace.tests`` still selects its
+        ``//#test``, as ``turbo run test --filter=...//`` and ``--filter=...X`` run it (measured).
+        """
+        roots = list(roots)
+        found = graph.rdeps([r for r in roots if r != ROOT_ID], depth)
+        if ROOT_ID in roots and ROOT_ID in graph:
+            found[ROOT_ID] = 0
+        return found
+
+    def root_package_node(self, graph: BuildGraph) -> str | None:
+        """``//``: turbo maps every changed file outside the packages to it (``Adapter.root_package_node``)."""
+        return ROOT_ID if ROOT_ID in graph else None
 
     def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
         """A changed file outside every package (root README, tsconfig, package.json)
-        marks nothing in turbo (``--filter=...[ref]``, measured); turbo.json and
-        ``globalDependencies`` are handled as global files before this is asked.
+        marks no package in turbo (``turbo ls --filter=...[ref]``, measured): it is the root
+        ``//``'s, whose ``//#test`` the change set adds apart (``root_package_node``);
+        turbo.json and ``globalDependencies`` are handled as global files before this is asked.
 
         The root lockfile is turbo's special case: with both versions of it turbo marks only
         the packages whose locked dependencies changed (``nodes_for_lockfile_change``);
@@ -547,7 +623,11 @@ class TurboAdapter(PackageGraphAdapter):
         return sorted(n.id for n in packages if changed is None or n.package in changed)
 
     def test_command(self, tests: list[str]) -> list[str]:
-        return ["turbo", "run", "test", *(f"--filter={t}" for t in tests)]
+        """``turbo run test --filter=<one package>...`` (``filter_value``). A package no filter
+        selects alone is left out (``assign_ids`` warned); with none left the command is
+        empty, as ``turbo run test`` without a filter would run every package."""
+        filters = [f for f in map(filter_value, tests) if f is not None]
+        return ["turbo", "run", "test", *(f"--filter={f}" for f in filters)] if filters else []
 
     def global_files(self) -> tuple[str, ...]:
         """The root turbo.json (or turbo.jsonc) and its ``globalDependencies`` globs: turbo

@@ -102,11 +102,29 @@ def _display(path: Path, tracker: InputTracker) -> str:
         return str(path)
 
 
+class _NotJson(ValueError):
+    """A token Python's json module accepts and JSON does not (``NaN``, ``Infinity``)."""
+
+
+def _reject_constant(token: str) -> Any:
+    raise _NotJson(token)
+
+
 def _json_object(text: str, path: Path, tracker: InputTracker) -> dict[str, Any]:
+    """A JSON object, read as strictly as the tools read it: pnpm 12, turbo and node's
+    ``JSON.parse`` refuse ``NaN``/``Infinity`` (Python's json takes them), and a file nested
+    too deeply for Python is a user error rather than a RecursionError traceback
+    (pnpm 12: "recursion limit exceeded", measured)."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON: {exc.msg}", Location(_display(path, tracker), exc.lineno)) from None
+    except _NotJson as exc:
+        found = re.search(rf"(?<![\w\"]){re.escape(str(exc))}(?![\w\"])", text)
+        line = text.count("\n", 0, found.start()) + 1 if found else None
+        raise ParseError(f"invalid JSON: {exc} is not a JSON value", Location(_display(path, tracker), line)) from None
+    except RecursionError:
+        raise ParseError("invalid JSON: nested too deeply", Location(_display(path, tracker))) from None
     if not isinstance(data, dict):
         raise ParseError("expected a JSON object", Location(_display(path, tracker), 1))
     return data
@@ -483,13 +501,14 @@ def discover(
     dependency resolves to, as its tool does.
     """
     root = Path(root)
-    has_root_manifest = tracker.exists(root / MANIFEST)
+    # pnpm 12 takes a root holding only a package.yaml as the root project too (measured)
+    has_root_manifest = any(tracker.exists(root / m) for m in manifests)
     if not has_root_manifest and not tracker.exists(root / PNPM_WORKSPACE):
         raise ParseError("no package.json at the workspace root", Location(_display(root / MANIFEST, tracker)))
     manager, globs, settings, source = workspace_globs(root, tracker)
     warnings: list[str] = []
     dirs = expand_globs(root, globs, tracker, warnings, source, negation_rule, manifests)
-    packages = [read_package(root, "", tracker, is_root=True)] if has_root_manifest else []
+    packages = [read_package(root, "", tracker, is_root=True, manifests=manifests)] if has_root_manifest else []
     packages += [read_package(root, d, tracker, manifests=manifests) for d in dirs if d != ""]
     ws = JsWorkspace(root=root, manager=manager, globs=globs, packages=packages, settings=settings, warnings=warnings)
     for name, same in sorted(ws.by_name().items()):
@@ -508,7 +527,7 @@ def root_manifest(root: Path) -> dict[str, Any]:
     """
     try:
         loaded = json.loads(read_text(Path(root) / MANIFEST, errors="replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # graph loading reports these (``read_json``)
         return {}
     return loaded if isinstance(loaded, dict) else {}
 

@@ -59,6 +59,9 @@ def report_changes(changes: "ChangeSet | None", noun: str, quiet: bool) -> None:
         note(f"global change: {g} affects every {noun}", quiet)
     if not changes.files:
         note(f"no changed files ({changes.description})", quiet)
+    elif not changes.nodes and changes.hidden:  # Turborepo's root package: only its own test runs
+        note(f"{len(changes.files)} changed file(s) outside every {noun}: they change only "
+             f"{', '.join(changes.hidden)} ({changes.description})", quiet)
     elif not changes.nodes:
         note(f"{len(changes.files)} changed file(s), none owned by a {noun} ({changes.description})", quiet)
 

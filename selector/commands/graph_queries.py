@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -13,8 +14,7 @@ from . import changes as chg
 from . import owners as own
 
 if TYPE_CHECKING:
-    from ..affected import ChangeSet
-    from ..workspace import TestSelection, Workspace
+    pass
 
 BLAST_FORMATS = ("text", "json", "labels")
 TEST_FORMATS = ("text", "json", "command")
@@ -43,6 +43,23 @@ def graph_question(ask, ws, targets, selectors: "chg.ChangeSelectors", depth, ow
     result = ask(depth=depth, roots=roots, owners=owners)
     if changes is not None and hasattr(result, "argv"):  # a TestSelection: the tool may pick tests by more than the graph
         result = ws.tests_for_change(result, changes, targets or [], depth, owners)
+    return result, changes, owners
+
+
+def radius_question(ws, targets, selectors: "chg.ChangeSelectors", depth, owner, limit, codeowners=None, syntax="auto",
+                    with_paths: bool = True):
+    """``graph_question`` for a blast radius cut to its ``limit`` nearest nodes, paths built for those only.
+
+    The "why" paths cost the sum of all depths (quadratic on a long chain): ``--format labels``
+    prints none (``with_paths=False``) and ``--limit N``/MCP ``limit`` prints N of them, so the
+    radius is found without paths and the paths of what is printed are added afterwards.
+    """
+    ask = partial(ws.blast_radius, with_paths=False)
+    result, changes, owners = graph_question(ask, ws, targets, selectors, depth, owner, codeowners, syntax)
+    if limit is not None:
+        result.truncate(limit)
+    if with_paths:
+        ws.add_paths(result, depth)
     return result, changes, owners
 
 
@@ -89,11 +106,10 @@ def blast_radius(
     opts: GlobalOptions = ctx.obj
     ws = opts.open()
     selectors = chg.ChangeSelectors(since, base, head, staged, files or [])
-    result, changes, owners = graph_question(ws.blast_radius, ws, targets, selectors, depth, owner, codeowners, codeowners_syntax)
-    if limit is not None:
-        result.truncate(limit)
-        if result.truncated:
-            chg.note(f"{result.truncated} farther {ws.adapter.node_noun}(s) not shown (--limit {limit})", opts.quiet)
+    result, changes, owners = radius_question(ws, targets, selectors, depth, owner, limit, codeowners, codeowners_syntax,
+                                              with_paths=fmt != "labels")
+    if result.truncated:
+        chg.note(f"{result.truncated} farther {ws.adapter.node_noun}(s) not shown (--limit {limit})", opts.quiet)
     _emit_warnings(opts, result.warnings)
     own.note_dropped(opts, result.dropped_by_owner, owners, ws.adapter.node_noun)
     chg.report_changes(changes, ws.adapter.node_noun, opts.quiet)
@@ -137,7 +153,7 @@ def tests(
     _emit_warnings(opts, sel.warnings)
     own.note_dropped(opts, sel.dropped_by_owner, owners, "test")
     chg.report_changes(changes, ws.adapter.node_noun, opts.quiet)
-    why = chg.explain_rows(sel.tests, ws.graph.paths_to(sel.roots, depth), changes) if explain else []
+    why = chg.explain_rows(sel.tests, ws.graph.paths_to(sel.roots, depth, only=sel.tests), changes) if explain else []
     if fmt == "json":
         print(to_json(tests_json(sel, changes, why if explain else None)))
     elif fmt == "command":
