@@ -202,31 +202,18 @@ class Adapter(ABC):
         """
         return None
 
-    def lockfile(self) -> str | None:
-        """The repo-relative lockfile whose change this tool narrows by comparing its two
-        versions (``nodes_for_lockfile_change``); None when the tool has no such rule."""
-        return None
-
-    def nodes_for_lockfile_change(self, graph: BuildGraph, before: str | None, after: str | None) -> list[str]:
-        """The nodes a change of ``lockfile()`` from ``before`` to ``after`` changes (None:
-        that side is absent). Only asked when ``lockfile()`` names a file."""
-        return self.nodes_for_changed_file(graph, self.lockfile() or "")
-
     def compared_files(self) -> tuple[str, ...]:
         """Repo-relative files whose change the tool judges by comparing their two versions
-        over a git range (``nodes_for_file_versions``): the ``lockfile()`` (turbo 2), Nx's
-        root tsconfig. A change set reads both sides only for these (``--files`` has no old
-        side: then they count as any other file, or as global files)."""
-        lock = self.lockfile()
-        return (lock,) if lock else ()
+        over a git range (``nodes_for_file_versions``): turbo 2's lockfile, Nx's root
+        tsconfig. A change set reads both sides only for these (``--files`` has no old
+        side: then they count as any other file, or as global files). None by default."""
+        return ()
 
     def nodes_for_file_versions(self, graph: BuildGraph, path: str, before: str | None, after: str | None) -> list[str] | None:
         """The nodes a change of ``path`` (one of ``compared_files()``) from ``before`` to
         ``after`` changes (None for a side: absent there). None as the answer: the tool sees
         no finer change than the whole file, which then counts as usual (global when it is
         one of ``global_files()``)."""
-        if path == self.lockfile():
-            return self.nodes_for_lockfile_change(graph, before, after)
         return None
 
     @abstractmethod

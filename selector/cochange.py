@@ -212,7 +212,12 @@ def cochanged_files(root: Path, path: str, commits: int = 300, max_files: int = 
         return CoChanges(len(found), counts)
 
     head = head or _head(root)
-    return _cached(root, f"files\0{path}\0{commits}\0{max_files}", compute, CoChanges(0, {}), head)
+    return _cached(root, _files_key(path, commits, max_files), compute, CoChanges(0, {}), head)
+
+
+def _files_key(path: str, commits: int, max_files: int) -> str:
+    """The cache key of ``cochanged_files(path, commits, max_files)``."""
+    return f"files\0{path}\0{commits}\0{max_files}"
 
 
 def cochanged_files_many(root: Path, paths: list[str], commits: int = 300, max_files: int = 50,
@@ -225,12 +230,13 @@ def cochanged_files_many(root: Path, paths: list[str], commits: int = 300, max_f
     head = _head(root)
     if head is None:
         return {p: CoChanges(0, {}) for p in paths}
-    unique = list(dict.fromkeys(paths))
-    keys = {p: f"files\0{p}\0{commits}\0{max_files}" for p in unique}
-    missing = [p for p in unique if safepickle.load(_cache_file(root, head, keys[p]), root) is None]
+    cached = {p: safepickle.load(_cache_file(root, head, _files_key(p, commits, max_files)), root)
+              for p in dict.fromkeys(paths)}
+    missing = [p for p, hit in cached.items() if hit is None]
     if len(missing) > 1:
         _commits_with_many(root, missing, commits, max_files, warnings, head)
-    return {p: cochanged_files(root, p, commits, max_files, warnings, head) for p in unique}
+    return {p: hit if hit is not None else cochanged_files(root, p, commits, max_files, warnings, head)
+            for p, hit in cached.items()}
 
 
 def cochanged_lines_many(root: Path, paths: list[str], files: list[str], commits: int = 300, max_files: int = 50,

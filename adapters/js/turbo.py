@@ -587,6 +587,14 @@ class TurboAdapter(PackageGraphAdapter):
             self._lockfile = LOCKFILES.get(name or "")
         return self._lockfile
 
+    def compared_files(self) -> tuple[str, ...]:
+        """The lockfile: turbo 2 compares its two versions (``nodes_for_lockfile_change``)."""
+        lock = self.lockfile()
+        return (lock,) if lock else ()
+
+    def nodes_for_file_versions(self, graph: BuildGraph, path: str, before: str | None, after: str | None) -> list[str] | None:
+        return self.nodes_for_lockfile_change(graph, before, after) if path == self.lockfile() else None
+
     def nodes_for_lockfile_change(self, graph: BuildGraph, before: str | None, after: str | None) -> list[str]:
         """The packages a change of the lockfile from ``before`` to ``after`` marks in turbo 2.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, List, Optional
+from typing import List, Optional
 
 import typer
 
@@ -12,9 +12,6 @@ from ..errors import UserError
 from ..render import lines, table, to_json, warn
 from . import changes as chg
 from . import owners as own
-
-if TYPE_CHECKING:
-    pass
 
 BLAST_FORMATS = ("text", "json", "labels")
 TEST_FORMATS = ("text", "json", "command")
