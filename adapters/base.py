@@ -220,6 +220,11 @@ class Adapter(ABC):
     def test_command(self, tests: list[str]) -> list[str]:
         """argv that runs exactly these tests with the repo's own tool."""
 
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+        """Why the tool would refuse ``test_command(tests)``, if it would: a command that
+        fails in a pre-commit hook must say so where it is printed."""
+        return []
+
     def global_files(self) -> tuple[str, ...]:
         """Repo-relative paths (path globs: ``*`` stays in one directory, ``**`` crosses them, ``{a,b}`` and ``!`` as in Turborepo) whose change affects every node."""
         return ()

@@ -327,16 +327,24 @@ def changed_files(
     raise GitError("no change selector given (--since REF, --base A [--head B], --staged or --files F...)")
 
 
+def _file_items(real_root: Path, spec: str) -> list[str]:
+    """One ``--files`` argument as paths: Nx's ``--files=a,b`` form is split on commas, unless
+    the whole argument is a file that exists (``docs/a,b.md`` is a valid file name)."""
+    whole = spec.strip()
+    if "," in whole:
+        rel = _workspace_relative(real_root, whole)
+        if rel is None or not os.path.lexists(real_root / rel):
+            return [item.strip() for item in whole.split(",") if item.strip()]
+    return [whole] if whole else []
+
+
 def _explicit_files(root: Path, files: Sequence[str]) -> FileChanges:
     """``--files``: paths as typed (relative to the current directory or the root)."""
     out: list[ChangedFile] = []
     warnings: list[str] = []
     real_root = root.resolve()
     for spec in files:
-        for item in spec.split(","):  # Nx's --files=a,b form too
-            item = item.strip()
-            if not item:
-                continue
+        for item in _file_items(real_root, spec):
             rel = _workspace_relative(real_root, item)
             if rel is None:
                 warnings.append(f"--files {item}: outside the workspace {root}, ignored")

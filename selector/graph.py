@@ -276,6 +276,54 @@ class BuildGraph:
             return path[path.index(target):] + [target]
         return None
 
+    def cycle_groups(self, among: Iterable[str]) -> list[list[str]]:
+        """The nodes of ``among`` that lie on one dependency cycle together (each reaches the
+        others), grouped, sorted; nodes alone in their cycle are left out.
+
+        Tarjan's strongly connected components, iterative (a 100,000-long chain must not
+        overflow the stack), over the whole graph: a cycle through nodes outside ``among``
+        still ties them."""
+        wanted = set(among)
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        on_stack: set[str] = set()
+        stack: list[str] = []
+        groups: list[list[str]] = []
+        for start in sorted(self._nodes):
+            if start in index:
+                continue
+            index[start] = low[start] = len(index)
+            stack.append(start)
+            on_stack.add(start)
+            work: list[tuple[str, Iterator[str]]] = [(start, iter(sorted(self._succ[start])))]
+            while work:
+                node, successors = work[-1]
+                nxt = next(successors, None)
+                if nxt is not None:
+                    if nxt not in index:
+                        index[nxt] = low[nxt] = len(index)
+                        stack.append(nxt)
+                        on_stack.add(nxt)
+                        work.append((nxt, iter(sorted(self._succ[nxt]))))
+                    elif nxt in on_stack:
+                        low[node] = min(low[node], index[nxt])
+                    continue
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    members: list[str] = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        if member in wanted:
+                            members.append(member)
+                        if member == node:
+                            break
+                    if len(members) > 1:
+                        groups.append(sorted(members))
+        return sorted(groups)
+
     def to_networkx(self) -> "networkx.DiGraph":
         import networkx as nx
 

@@ -242,6 +242,7 @@ class Workspace:
             tests, dropped, notes = self._owned(tests, owners)
             radius.warnings.extend(notes)
         argv = self.adapter.test_command(tests) if tests else []
+        radius.warnings.extend(self.adapter.test_command_warnings(self.graph, tests))
         selection = TestSelection(self.adapter.name, radius.roots, tests, argv, radius.warnings)
         if dropped is not None:
             selection.dropped_by_owner = len(dropped)
@@ -259,12 +260,15 @@ class Workspace:
         named ``targets`` stay; ``depth`` still bounds the answer; ``owners`` filter it as
         ``tests`` does. Every command answering "which tests" for a change goes through it.
 
-        The change's ``hidden`` nodes add their own tests, at distance 0 (within any
+        The change's ``hidden`` nodes add their own tests and their dependents' (within
         ``depth``): a root file, the lockfile or turbo.json touches Turborepo's ``//``, and
         ``turbo run test --filter=...[ref]`` runs ``//#test`` for it (measured).
         """
         picked = self.adapter.change_tests(self.graph, changes)
-        touched = set(self.adapter.test_nodes(self.graph, changes.hidden)) - set(sel.tests)
+        # and the dependents of a hidden node: a package declaring the root package
+        # (``"root": "workspace:../.."``) is run for a root file's change (turbo, measured)
+        reached = self.adapter.blast_radius(self.graph, changes.hidden, depth) if changes.hidden else {}
+        touched = set(self.adapter.test_nodes(self.graph, reached)) - set(sel.tests)
         if picked is None and not touched:
             return sel
         if picked is None:
@@ -281,6 +285,7 @@ class Workspace:
             sel.dropped_by_owner = prior + len(dropped)
         sel.tests = tests
         sel.argv = self.adapter.test_command(tests) if tests else []
+        sel.warnings.extend(w for w in self.adapter.test_command_warnings(self.graph, tests) if w not in sel.warnings)
         return sel
 
     # ------------------------------------------------------------ CODEOWNERS

@@ -299,3 +299,14 @@ def test_unparsable_base_revision_falls_back_to_the_current_graph_with_a_warning
     cs = change_set(ws.adapter, ws.graph, found, old_graph=lambda rev, paths: revision_graph(ws.adapter, rev, paths))
     assert cs.nodes == ["lone"]  # through the current graph
     assert len(cs.warnings) == 1 and "could not parse the graph of" in cs.warnings[0] and "not JSON" in cs.warnings[0]
+
+
+def test_files_splits_on_commas_unless_the_whole_argument_is_a_file(tmp_path):
+    """``--files a,b`` is Nx's list form, but ``docs/a,b.md`` is a valid file name: an argument
+    naming a file that exists is one path, not two missing ones."""
+    write(tmp_path, "docs/a,b.md", "x\n")
+    write(tmp_path, "one.txt", "1\n")
+    write(tmp_path, "two.txt", "2\n")
+    fc = changed_files(tmp_path, files=["docs/a,b.md", "one.txt,two.txt", "gone,"])
+    assert sorted((f.path, f.status) for f in fc.files) == [
+        ("docs/a,b.md", MODIFIED), ("gone", DELETED), ("one.txt", MODIFIED), ("two.txt", MODIFIED)]

@@ -11,6 +11,7 @@ the query (seconds, default 600).
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from pathlib import Path
 from typing import Iterable
@@ -121,13 +122,45 @@ class BazelAdapter(Adapter):
         if spec.startswith(("//", "@", ":")):
             return self._resolve_label(graph, spec)
         rel = self.relative_path(spec)
-        if rel is None and not os.path.isabs(spec):
-            rel = spec.strip("/")  # a path that no longer exists (a deleted file) still has owners
         if rel is not None:
             ids = self.nodes_for_file(graph, rel)
             if ids:
                 return ids
+        else:
+            target = self._relative_target(graph, spec)
+            if target is not None:
+                return [target]
+            if not os.path.isabs(spec):
+                ids = self.nodes_for_file(graph, spec.strip("/"))  # a path that no longer exists (a deleted file) still has owners
+                if ids:
+                    return ids
         raise UnknownTargetError(spec, self.reportable_ids(graph), what=self.node_noun)
+
+    def _relative_target(self, graph: BuildGraph, spec: str) -> str | None:
+        """``a`` or ``sub/x`` that names no file: Bazel's relative target pattern, read from
+        the current directory. ``bazel query 'rdeps(//..., a)'`` run in ``p/`` means
+        ``//p/a:a`` when ``p/a`` is a package, else ``//p:a`` (the longest package prefix);
+        ctxsel took it as a path from the workspace root and found nothing (or the wrong package).
+        """
+        if os.path.isabs(spec) or ":" in spec:
+            return None
+        try:
+            cwd = Path.cwd().resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            cwd = ""  # --repo from outside: relative to the workspace root
+        full = posixpath.normpath(f"{cwd}/{spec}" if cwd not in ("", ".") else spec).strip("/")
+        if full in ("", ".") or full.startswith(".."):
+            return None
+        if full in graph.packages():
+            candidate = f"//{full}:{full.rsplit('/', 1)[-1]}"
+        else:
+            package = self.package_of(graph, full)
+            if package is None:
+                return None
+            candidate = f"//{package}:{full[len(package):].lstrip('/')}"
+        if candidate in graph:
+            return candidate
+        return self._output_index(graph).get(candidate)
 
     def _resolve_label(self, graph: BuildGraph, spec: str) -> list[str]:
         text = spec

@@ -230,6 +230,7 @@ def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: st
     rules: list[_Target] = []
     generated: dict[str, str] = {}
     file_visibility: dict[str, list[str]] = {}
+    sources: set[str] = set()
     packages: set[str] = set()
     for t in targets:
         if t.name.startswith("//"):
@@ -238,8 +239,10 @@ def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: st
             rules.append(t)
         elif t.kind == "generated":
             generated[_canon(t.name, main_repo_name)] = _canon(t.generating_rule, main_repo_name)
-        elif t.kind == "source" and t.visibility:
-            file_visibility[_canon(t.name, main_repo_name)] = t.visibility
+        elif t.kind == "source":
+            sources.add(_canon(t.name, main_repo_name))
+            if t.visibility:
+                file_visibility[_canon(t.name, main_repo_name)] = t.visibility
     rule_ids = {_canon(r.name, main_repo_name) for r in rules}
     groups = {_canon(r.name, main_repo_name) for r in rules if r.kind == PACKAGE_GROUP}
     outs_of: dict[str, list[str]] = {}  # declared and implicit outputs (x.dwp, x_deploy.jar), per rule
@@ -276,6 +279,11 @@ def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: st
                 dep_package, _, name = body.partition(":")
                 if subpackage_crossed(dep_package, name, packages):
                     continue  # "//p:sub/x.c" with a p/sub/BUILD: invalid for Bazel, not p/sub's x.c
+                if dep_package in packages and dep not in sources:
+                    # the output lists every source-file target of a package it covers; an input
+                    # it does not list is a file its package does not declare ("no such target",
+                    # see static.GraphAssembler._declared_files): Bazel makes no edge
+                    continue
                 files.add(f"{dep_package}/{name}" if dep_package else name)
                 for vis in file_visibility.get(dep, ()):  # as printed: Bazel 4 keeps an exported file's "@ws//"
                     if _canon(vis, "") in groups:

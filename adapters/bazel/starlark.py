@@ -281,6 +281,10 @@ class Interpreter:
         self.active: set[int] = set()  # the ``def`` nodes of the functions being called (recursion check)
         self.native_rules = frozenset(native_rules)
         self.builtins = make_builtins(self)
+        #: the file whose code calls the builtin running now (``Label(":x")`` is relative to it)
+        self.call_path = ""
+        #: the package of a repo-relative file (the static loader's); "" without one
+        self.package_of: Callable[[str], str] = lambda path: ""
 
     # ------------------------------------------------------------ modules
     def exec_module(self, tree: ast.Module, path: str, globals_: dict[str, Any], per_statement: Callable[[EvalError], None] | None = None) -> None:
@@ -741,6 +745,7 @@ class Interpreter:
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], line: int, path: str) -> Any:
         if isinstance(fn, Builtin):
+            self.call_path = path
             try:
                 return self._charge(fn.fn(*args, **kwargs), line, path)
             except EvalError as exc:

@@ -24,6 +24,7 @@ from .starlark_values import (
     _repr,
     _str,
     _type_name,
+    flatten,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,6 +79,9 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     def _exports_files(srcs: Any = (), visibility: Any = None, licenses: Any = None) -> None:
         if interp.ctx is not None and srcs is not UNKNOWN:
             names = _strings(srcs, "exports_files")
+            for name in names:
+                if name in interp.ctx.file_visibility and not _same_export_visibility(interp.ctx.file_visibility[name], visibility):
+                    raise EvalError(f"exports_files: visibility for exported file '{name}' declared twice")
             interp.ctx.exported.extend(names)
             for name in names:
                 interp.ctx.file_visibility[name] = visibility
@@ -119,6 +123,11 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
             return text
         if not isinstance(text, str):
             return UNKNOWN
+        if not text.startswith(("//", "@")):
+            # relative to the package of the file that calls Label() (a .bzl: not the BUILD
+            # file using it), as Bazel 6+ resolves it; Bazel 4.2.3 refuses it ("Illegal
+            # absolute label syntax"), so no repository that Bazel 4 loads has one
+            text = f"//{interp.package_of(interp.call_path)}:{text[1:] if text.startswith(':') else text}"
         return LabelValue(text)
 
     @builtin("rule")
@@ -242,6 +251,21 @@ class NativeModule(Struct):
     def __init__(self, fields: dict[str, Any], rules: frozenset[str]) -> None:
         super().__init__(fields)
         self.rules = rules
+
+
+def _same_export_visibility(old: Any, new: Any) -> bool:
+    """Whether a second ``exports_files`` of a file keeps its visibility, as Bazel 4.2.3 sees
+    it: it compares visibility objects by identity, and only "none given" (= public),
+    ``["//visibility:public"]`` and ``["//visibility:private"]`` are shared constants; any
+    other list is a new object, so exporting a file twice with one fails the package
+    ("visibility for exported file 'x.txt' declared twice", measured), even the same list."""
+    def constant(vis: Any) -> str | None:
+        if vis is None:
+            return "public"
+        items = [v.text if isinstance(v, LabelValue) else v for v in flatten(vis)]
+        return {("//visibility:public",): "public", ("//visibility:private",): "private"}.get(tuple(items))
+    a, b = constant(old), constant(new)
+    return a is not None and a == b
 
 
 def _strings(v: Any, what: str) -> list[str]:

@@ -31,6 +31,8 @@ from .starlark_values import (
     EvaluatedModule,
     LabelValue,
     PackageContext,
+    Select,
+    SelectorList,
     TargetCall,
     flatten,
     select_keys,
@@ -116,6 +118,8 @@ class StaticReport:
     undefined: dict[str, int] = field(default_factory=dict)  # undefined rule names -> count
     eval_errors: list[str] = field(default_factory=list)  # "path:line: message"
     missing_packages: dict[str, str] = field(default_factory=dict)  # label -> where referenced
+    duplicated_labels: dict[str, None] = field(default_factory=dict)  # "rule (attr: label)", in order
+    undeclared_files: dict[str, str] = field(default_factory=dict)  # file label -> the rule naming it from another package
     missing_loads: dict[str, str] = field(default_factory=dict)
     duplicates: list[str] = field(default_factory=list)
     empty_globs: list[str] = field(default_factory=list)
@@ -145,6 +149,17 @@ class StaticReport:
             out.append(f"static: {len(self.eval_errors)} statement(s) could not be evaluated; their targets may be missing: {some(self.eval_errors, 2)}")
         if self.missing_packages:
             out.append(f"static: {len(self.missing_packages)} label(s) name packages with no BUILD file: {some(f'{k} ({v})' for k, v in self.missing_packages.items())}")
+        if self.duplicated_labels:
+            out.append(
+                f"static: {len(self.duplicated_labels)} attribute(s) list a label twice; bazel query fails on their packages "
+                f"(\"Label ... is duplicated\"): {some(self.duplicated_labels, 2)}"
+            )
+        if self.undeclared_files:
+            out.append(
+                f"static: {len(self.undeclared_files)} label(s) name a file its package does not declare "
+                f"(no exports_files, no rule of it lists the file); bazel query fails on them, ctxsel gives them no edge: "
+                f"{some(f'{k} (in {v})' for k, v in self.undeclared_files.items())}"
+            )
         if self.duplicates:
             out.append(f"static: duplicate target names (first one kept): {some(self.duplicates)}")
         if self.build_dialect:
@@ -184,6 +199,7 @@ class StaticLoader:
         self._loading: list[str] = []
         self._glob_cache: dict[tuple[str, bool], re.Pattern[str]] = {}
         self.interp = Interpreter(self._load, self._glob, NATIVE_RULES, self._note_unknown)
+        self.interp.package_of = self._package_of_file
 
     # ------------------------------------------------------------ discovery
     def discover(self) -> None:
@@ -395,7 +411,9 @@ class StaticLoader:
             out = sorted(out + self._glob_match(dirs, include, exclude, directory=True))
         if not out and not allow_empty:
             self.report.empty_globs.append(f"{ctx.path}:{line}")
-        return out
+        # Bazel 4.2.3 returns "@at.txt" as ":@at.txt" (measured: print(glob(...))), so the
+        # match stays a file of the package instead of naming a repository @at.txt
+        return [":" + f if f.startswith("@") else f for f in out]
 
     def _glob_match(self, candidates: list[str], include: list[str], exclude: list[str], directory: bool) -> list[str]:
         inc = [self._glob_regex(p, directory) for p in include]
@@ -426,9 +444,27 @@ class GraphAssembler:
         self.rules: dict[str, TargetCall] = {}  # canonical label -> call
         self.outputs: dict[str, str] = {}  # canonical label of an output file -> its rule
         self.packages: dict[str, PackageResult] = {}
+        self.by_package: dict[str, list[str]] = {}  # package -> labels of its rules
+        self._declared: dict[str, set[str]] = {}  # package -> _declared_files
+        self._labels_of: dict[str, list[tuple[str, str]]] = {}  # rule -> _attribute_labels
+        self._parsed: dict[tuple[str, str], Label | None] = {}  # (text, package) -> label (None: invalid)
+
+    def _label(self, text: str, package: str) -> Label:
+        """``parse_label`` in ``package``, memoised: each label is read by the edge pass,
+        the duplicate check and the declared-files check, and many rules repeat one."""
+        key = (text, "" if text.startswith(("//", "@")) else package)
+        if key not in self._parsed:
+            try:
+                self._parsed[key] = parse_label(text, package, self.loader.main_repo_name)
+            except LabelError:
+                self._parsed[key] = None
+        label = self._parsed[key]
+        if label is None:
+            raise LabelError(f"invalid label {text!r}")
+        return label
 
     def assemble(self, results: list[PackageResult]) -> BuildGraph:
-        by_package: dict[str, list[str]] = {}
+        by_package = self.by_package
         for res in results:
             self.packages[res.package] = res
             seen: set[str] = set()
@@ -479,13 +515,14 @@ class GraphAssembler:
             is_test=call.kind.endswith("_test"), meta=meta,
         ))
 
-    def _add_edges(self, label: str, package: str, package_rules: list[str]) -> None:
-        call = self.rules[label]
-        files: set[str] = set()
-        deps: list[tuple[str, str]] = []  # (label text, edge type)
+    def _attribute_labels(self, call: TargetCall) -> list[tuple[str, str]]:
+        """(label text, edge type) of every label the rule's attributes name: values, select()
+        keys, label defaults of ``rule()`` attributes and a group's ``includes``; not
+        ``visibility``, which Bazel treats apart (it declares no file, see ``_declared_files``)."""
+        deps: list[tuple[str, str]] = []
         for attr, value in call.attrs.items():
             for key in select_keys(value):
-                if key != "//conditions:default":
+                if key.lstrip("@") != "//conditions:default":  # "@//conditions:default" is the same label for Bazel
                     deps.append((key, IMPLICIT))
             if not _is_label_attr(call, attr):
                 continue
@@ -505,6 +542,83 @@ class GraphAssembler:
                         deps.append((text, IMPLICIT))
         if call.kind == PACKAGE_GROUP:
             deps += [(v, DEP) for v in flatten(call.attrs.get("includes", [])) if isinstance(v, str) and v]
+        return deps
+
+    def _rule_labels(self, label: str) -> list[tuple[str, str]]:
+        """``_attribute_labels`` of a rule, computed once (edges and declared files both read them)."""
+        cached = self._labels_of.get(label)
+        if cached is None:
+            cached = self._labels_of[label] = self._attribute_labels(self.rules[label])
+        return cached
+
+    def _declared_files(self, package: str) -> set[str]:
+        """Names of the source-file targets ``package`` declares: its BUILD file, what it
+        ``exports_files``, and every file a rule of it names in an attribute (a glob's
+        matches too). Bazel 4.2.3 refuses a label from another package to any other file:
+        "no such target '//p:x.txt': target 'x.txt' not declared in package 'p'; however,
+        a source file of this name exists" (measured; a file named only in ``visibility``
+        or a ``load()`` is not declared either)."""
+        cached = self._declared.get(package)
+        if cached is not None:
+            return cached
+        cached = self._declared[package] = set()
+        res = self.packages.get(package)
+        if res is None:
+            return cached
+        cached.add(res.build_file.rsplit("/", 1)[-1])
+        cached.update(res.file_visibility)
+        for rule in self.by_package.get(package, ()):
+            for text, _ in self._rule_labels(rule):
+                try:
+                    dep = self._label(text, package)
+                except LabelError:
+                    continue
+                if not dep.external and dep.package == package:
+                    cached.add(dep.name)
+        return cached
+
+    def _duplicated_labels(self, label: str, package: str) -> None:
+        """Report what Bazel 4.2.3 refuses as "Label '//p:a' is duplicated in the 'deps'
+        attribute of rule 'b'" (the package fails; ``bazel query --keep_going`` still answers).
+
+        Bazel compares resolved labels (``:a`` = ``//p:a``) per label-list attribute: within
+        the one value of a plain list, within each branch of a single ``select()`` (branches
+        exclude each other), and across everything of a concatenation such as
+        ``[":a"] + select({...: [":a"]})`` (measured; Bazel's own shortcut is that strict).
+        """
+        call = self.rules[label]
+        for attr, value in call.attrs.items():
+            if not (_is_label_attr(call, attr) and _strict_label_attr(call, attr)):
+                continue
+            spec = call.rule.attrs.get(attr) if call.rule is not None and call.rule.attrs else None
+            if spec is not None and spec.type != "label_list":
+                continue
+            if isinstance(value, SelectorList) and len(value.parts) == 1:
+                value = value.parts[0]
+            if isinstance(value, Select):
+                groups = [flatten(branch) for branch in value.branches.values()]
+            elif isinstance(value, (SelectorList, list, tuple)):
+                groups = [flatten(value)]
+            else:
+                continue  # a single label (or a label-keyed dict): nothing to repeat
+            for group in groups:
+                seen: set[str] = set()
+                for v in group:
+                    text = v.text if isinstance(v, LabelValue) else v
+                    try:
+                        dep = str(self._label(text, package)) if isinstance(text, str) and text else None
+                    except LabelError:
+                        continue
+                    if dep in seen:
+                        self.report.duplicated_labels.setdefault(f"{label} ({attr}: {dep})", None)
+                    elif dep is not None:
+                        seen.add(dep)
+
+    def _add_edges(self, label: str, package: str, package_rules: list[str]) -> None:
+        call = self.rules[label]
+        files: set[str] = set()
+        self._duplicated_labels(label, package)
+        deps = list(self._rule_labels(label))  # (label text, edge type)
         visibility = call.attrs.get("visibility")
         if call.kind != PACKAGE_GROUP:
             res = self.packages[package]
@@ -518,7 +632,7 @@ class GraphAssembler:
                     self._edge(label, other, TESTS)
         for text, kind in deps:
             try:
-                dep = parse_label(text, package, self.loader.main_repo_name)
+                dep = self._label(text, package)
             except LabelError:
                 self.report.eval_errors.append(f"{label}: invalid label {text!r}")
                 continue
@@ -540,6 +654,8 @@ class GraphAssembler:
         elif dep.package in self.loader.packages and self.loader.subpackage_of(dep):
             # Bazel 4.2.3: "Label '//p:sub/x.c' is invalid because 'p/sub' is a subpackage"
             self.report.eval_errors.append(f"{label}: label '{dep}' is invalid because '{self.loader.subpackage_of(dep)}' is a subpackage")
+        elif dep.package in self.loader.packages and dep.package != label[2:].rpartition(":")[0] and dep.name not in self._declared_files(dep.package):
+            self.report.undeclared_files.setdefault(target, label)
         elif dep.package in self.loader.packages:
             files.add(dep.path)  # a source file of that package
             res = self.packages.get(dep.package)

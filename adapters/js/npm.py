@@ -136,6 +136,17 @@ class NpmAdapter(PackageGraphAdapter):
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
     ) -> JsPackage | None:
+        """What npm links ``dep_name: spec`` of ``pkg`` to.
+
+        npm links every workspace at ``node_modules/<name>``, and the root package's own
+        dependency on a workspace's name resolves there whatever its spec (npm 11.19.1,
+        measured: ``^5.0.0``, ``latest``, ``file:./other``, ``npm:zz@^1`` and ``github:x/y`` on a
+        1.0.0 workspace all install offline as that link); other packages follow the spec.
+        """
+        if pkg.is_root and self.name == "npm":
+            workspace = next((p for p in names.get(dep_name, ()) if not p.is_root), None)
+            if workspace is not None:
+                return workspace
         path = npm_path_in_spec(spec)
         if path is not None:
             return path_target(pkg, path, dirs, self.root, backslash=False)

@@ -50,7 +50,7 @@ from ctxsel.graph import IMPLICIT, BuildGraph, Node
 if TYPE_CHECKING:  # the parsing modules load when a graph is built, not on every CLI start
     from ctxsel.affected import ChangeSet
     from .nx_imports import FileImports
-    from .nx_workspace import NxWorkspace, TaskInputs
+    from .nx_workspace import NxProject, NxWorkspace, TaskInputs
 
     PackageOf = Callable[[BuildGraph, str], "str | None"]
 
@@ -64,6 +64,8 @@ TOOL_TIMEOUT = 300.0
 PROJECT_CONFIG_FILES = ("package.json", "project.json")
 #: bump when the inputs kept in node meta change shape (part of the graph cache key)
 INPUTS_META_FORMAT = 1
+#: the root manifest, whose dependency changes Nx reads over a git range (``root_manifest_touched``)
+ROOT_MANIFEST = "package.json"
 #: lockfiles whose change affects every project (Nx's AUTO_AFFECTED_LOCK_FILES)
 LOCKFILES = ("yarn.lock", "package-lock.json", "pnpm-lock.yaml", "pnpm-lock.yml", "bun.lockb", "bun.lock")
 #: what nx prints when it could not build the whole project graph (exit code 0 nevertheless)
@@ -363,7 +365,8 @@ class NxAdapter(Adapter):
         if self.config_gone(path):
             return self.reportable_ids(graph)
         owned = super().nodes_for_changed_file(graph, path)
-        touched = self.task_selection(graph).implicitly_touched(path)
+        selection = self.task_selection(graph)
+        touched = selection.implicitly_touched(path) | selection.dependency_update_projects
         return sorted(set(owned) | touched) if touched else owned
 
     def change_tests(self, graph: BuildGraph, changes: "ChangeSet") -> list[str] | None:
@@ -373,7 +376,11 @@ class NxAdapter(Adapter):
         ``NX_LEGACY_AFFECTED=true``): a ``*.spec.ts`` outside ``production`` re-runs its
         own project's tests, not its dependents'. Global files (nx.json, lockfiles, the
         root tsconfig -- unless only its ``paths`` changed, which no task hashes) and a
-        deleted project configuration select every test.
+        deleted project configuration select every test. Npm dependencies that moved -- a
+        lockfile, a dependency removed from the root package.json -- select every task not
+        pinning its ``externalDependencies``; a root package.json dependency added or changed
+        selects the tasks of the project of that name; with ``projectsAffectedByDependencyUpdates``
+        a list, a lockfile change selects the tasks of the projects it lists (measured).
         """
         from .nx_workspace import _js_truthy
 
@@ -384,13 +391,37 @@ class NxAdapter(Adapter):
             return None
         tests = [n.id for n in graph.nodes() if n.meta.get("has_test")]
         paths = [p for f in changes.files for p in (f.path, f.old_path) if p and not self.ignored_change(p)]
-        if changes.global_files or any(self.config_gone(p) for p in paths):
-            return sorted(tests)
         selection = self.task_selection(graph)
+        updates = dependency_updates(nx_json)
+        lockfiles = [g for g in changes.global_files if g in LOCKFILES]
+        if (len(lockfiles) < len(changes.global_files) or (lockfiles and updates == "auto")
+                or any(self.config_gone(p) for p in paths)):
+            return sorted(tests)
+        named = self.root_manifest_change(graph, changes)
+        always = set(named or ())
+        if isinstance(updates, list) and any(p in LOCKFILES for p in paths):
+            always |= selection.dependency_update_projects
         try:
-            return sorted(selection.affected(tests, paths, "test"))
+            return sorted(selection.affected(tests, paths, "test", always=always, npm_changed=named is None or bool(lockfiles)))
         except InvalidInputsError as exc:
             raise ParseError(str(exc.args[0]), Location(*_input_location(self.root, exc.args[1], exc.args[2]))) from None
+
+    def root_manifest_change(self, graph: BuildGraph, changes: "ChangeSet") -> set[str] | None:
+        """What the root package.json's change over the change set's git range names
+        (``root_manifest_touched``): projects, or None for "every npm dependency moved".
+
+        The new side is ``head_rev``, or the working tree without one (a staged change is read
+        from the working tree too: the change set does not say it was staged)."""
+        from ctxsel.affected import _contents_at
+        from ctxsel.changes import DELETED
+
+        if not changes.base_rev or self.ignored_change(ROOT_MANIFEST):
+            return set()
+        for f in changes.files:
+            if f.path == ROOT_MANIFEST and f.status != DELETED:
+                return root_manifest_touched(_contents_at(self.root, changes.base_rev, f.old_path or f.path),
+                                             _contents_at(self.root, changes.head_rev, f.path), set(graph))
+        return set()
 
     def manifest_patterns(self) -> tuple[str, ...]:
         """Everything ``load_static`` reads: configs, ignore files, and the source files Nx scans."""
@@ -401,22 +432,32 @@ class NxAdapter(Adapter):
     def global_files(self) -> tuple[str, ...]:
         """Files whose change marks every project affected in ``nx show projects --affected``.
 
-        Measured with ``--files``: nx.json, each lockfile Nx knows, and the root tsconfig
+        Measured with ``--files``: nx.json, each lockfile Nx knows (unless
+        ``projectsAffectedByDependencyUpdates`` lists the projects it touches), and the root tsconfig
         (with a git range Nx narrows a ``paths``-only change of it: ``nodes_for_file_versions``).
         The root package.json and pnpm-workspace.yaml mark nothing.
         """
-        return ("nx.json", *LOCKFILES, self.root_tsconfig())
+        lockfiles = () if isinstance(dependency_updates(self.nx_json()), list) else LOCKFILES
+        return ("nx.json", *lockfiles, self.root_tsconfig())
 
     def root_tsconfig(self) -> str:
         """``tsconfig.base.json``, else ``tsconfig.json`` (Nx's ``getRootTsConfigFileName``)."""
         return "tsconfig.base.json" if (self.root / "tsconfig.base.json").is_file() else "tsconfig.json"
 
     def compared_files(self) -> tuple[str, ...]:
-        return (self.root_tsconfig(),)
+        return (self.root_tsconfig(), ROOT_MANIFEST)
 
     def nodes_for_file_versions(self, graph: BuildGraph, path: str, before: str | None, after: str | None) -> list[str] | None:
         """The projects a root tsconfig change over a git range touches (``root_tsconfig_touched``);
-        None -- every project, and every test task -- for any other change of it."""
+        None -- every project, and every test task -- for any other change of it. For the root
+        package.json: what owns it plus what its dependency changes name (``root_manifest_touched``)."""
+        if path == ROOT_MANIFEST:
+            if self.ignored_change(path):
+                return []
+            named = root_manifest_touched(before, after, set(graph))
+            if named is None:
+                return self.reportable_ids(graph)
+            return sorted(set(self.nodes_for_changed_file(graph, path)) | named)
         if path != self.root_tsconfig():
             return None
         roots = {n.id: str(n.meta.get("root") or ".") for n in graph.nodes() if self.reportable(graph, n.id)}
@@ -470,6 +511,41 @@ def root_tsconfig_touched(before: str | None, after: str | None, roots: dict[str
                 root = root[:-1] if root.endswith("/") else root
                 if (target and root and target.startswith(root + "/")) or target == root:
                     touched.add(project)
+    return touched
+
+
+def root_manifest_touched(before: str | None, after: str | None, projects: set[str]) -> set[str] | None:
+    """The projects (of ``projects``) that Nx 24 counts as touched by the root package.json
+    going from ``before`` to ``after`` over a git range; None: every project, and every test
+    task that does not pin its ``externalDependencies``.
+
+    Nx diffs the two versions (``npm-packages.js``' ``touchedNpmPackages``, measured with 24.0.6):
+    - a ``dependencies``/``devDependencies`` entry removed: None (it cannot tell what used it);
+    - one added or changed: the workspace project of that *project* name, if any (an npm
+      package it would also touch is an external node, which ctxsel does not model);
+    - an ``overrides``/``resolutions``/``pnpm.overrides`` value changed: None, since its
+      selector names no external node Nx knows without an installed lockfile;
+    - anything else (scripts, peerDependencies, ...) touches nothing, and so does a side that
+      is absent or not strict JSON (a whole-file change touches every *npm* node: none here).
+    """
+    if before is None or after is None:
+        return set()
+    try:
+        old, new = json.loads(before), json.loads(after)
+    except ValueError:
+        return set()
+    touched: set[str] = set()
+    for kind, path, value in _json_changes(old, new, ()):
+        if len(path) == 2 and path[0] in ("dependencies", "devDependencies"):
+            if kind == "deleted":
+                return None
+            if path[1] in projects:
+                touched.add(path[1])
+        elif path[:1] in (("overrides",), ("resolutions",)) or (path[:2] == ("pnpm", "overrides") and len(path) > 2):
+            at = 2 if path[0] == "pnpm" else len(path) - 1
+            selector = path[at - 1] if path[at] == "." else path[at]
+            if selector and any(isinstance(v, str) for v in value):
+                return None
     return touched
 
 
@@ -546,6 +622,19 @@ class TaskSelection:
         self.by_package = {n.package: n.id for n in graph.nodes() if not n.external}
         self._named: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._touch_index: dict[tuple[str, ...], set[str]] | None = None
+        self._target_names: list[str] | None = None
+        self.matchable = matchable_projects(graph)
+        updates = dependency_updates(nx_json)
+        #: what a list-valued ``projectsAffectedByDependencyUpdates`` matches: Nx's lockfile
+        #: locator returns them for *every* change, the lockfile changed or not
+        #: (``getTouchedProjectsFromLockFile``; measured: ``a``'s source changed, ``d`` listed,
+        #: ``nx show projects --affected`` gives ``a``'s dependents and ``d``); a lockfile
+        #: change then touches only them
+        self.dependency_update_projects: set[str] = set()
+        if isinstance(updates, list) and updates:
+            from .nx_workspace import match_projects
+
+            self.dependency_update_projects = set(match_projects(updates, self.matchable))
 
     def named_inputs(self, project: str) -> dict[str, Any]:
         from .nx_workspace import DEFAULT_NAMED_INPUTS
@@ -601,8 +690,15 @@ class TaskSelection:
                 touched |= projects
         return touched
 
-    def affected(self, projects: list[str], paths: list[str], target: str) -> set[str]:
-        """Those of ``projects`` (all having ``target``) whose ``target`` task the changed ``paths`` affect."""
+    def affected(self, projects: list[str], paths: list[str], target: str, always: set[str] = frozenset(),
+                 npm_changed: bool = False) -> set[str]:
+        """Those of ``projects`` (all having ``target``) whose ``target`` task the changed ``paths`` affect.
+
+        ``always``: projects whose every task counts as touched (Nx's ``alwaysTouchedTaskIds``:
+        the root package.json, or ``projectsAffectedByDependencyUpdates`` with a lockfile
+        change, named them); ``npm_changed``: npm dependencies moved in a way Nx
+        cannot pin down, which touches every task that does not pin its ``externalDependencies``.
+        """
         from .nx_workspace import fileset_matches
 
         by_owner: dict[str | None, list[str]] = {}
@@ -623,11 +719,11 @@ class TaskSelection:
                 project, name = task
                 inputs = self.task_inputs(project, name)
                 root = self.root_of(project)
-                prefix = "" if root == "." else root + "/"
-                configs = (f"{prefix}package.json", f"{prefix}project.json")
+                configs = config_files(root)
                 own = by_owner.get(project, ())
                 touched_memo[task] = bool(
-                    (own and (inputs.all_files or any(p in configs or fileset_matches(inputs.project, p, root) for p in own)))
+                    project in always or (npm_changed and not inputs.pins_externals)
+                    or (own and (inputs.all_files or any(p in configs or fileset_matches(inputs.project, p, root) for p in own)))
                     or workspace_hit(inputs.workspace) or self._through_dependencies(project, inputs, by_owner, workspace_hit)
                 )
             return touched_memo[task]
@@ -664,8 +760,13 @@ class TaskSelection:
         depends_on = (self.graph.node(project).meta.get("depends_on") or {}).get(target)
         if not depends_on:
             return []
-        return task_dependencies(depends_on, project, self.graph.dependencies(project),
-                                 lambda p, t: p in self.graph and t in (self.graph.node(p).meta.get("targets") or ()))
+        from .nx_workspace import match_projects
+
+        if self._target_names is None:
+            self._target_names = sorted({t for n in self.graph.nodes() for t in n.meta.get("targets") or ()})
+        return task_dependencies(depends_on, project, self.graph.dependencies,
+                                 lambda p, t: p in self.graph and t in (self.graph.node(p).meta.get("targets") or ()),
+                                 lambda patterns: match_projects(patterns, self.matchable), self._target_names)
 
     def root_of(self, project: str) -> str:
         return str(self.graph.node(project).meta.get("root") or ".")
@@ -673,7 +774,7 @@ class TaskSelection:
     def _through_dependencies(self, project: str, inputs: "TaskInputs", by_owner: dict[str | None, list[str]],
                               workspace_hit: Callable[[tuple[str, ...]], bool]) -> bool:
         """Whether a change reaches the task through what it reads of other projects."""
-        from .nx_workspace import NxProject, fileset_matches, match_projects
+        from .nx_workspace import fileset_matches, match_projects
 
         if not (inputs.dep_inputs or inputs.dep_filesets or inputs.project_inputs):
             return False
@@ -681,6 +782,11 @@ class TaskSelection:
         for dep in deps:
             changed = by_owner.get(dep, ())
             root = self.root_of(dep)
+            # a ^ input hashes each dependency's project configuration too (measured: inputs
+            # ["{projectRoot}/src/**/*", "^{projectRoot}/src/**/*"], a dependency's package.json
+            # description changed: the dependents' tests are selected)
+            if (inputs.dep_inputs or inputs.dep_filesets) and any(p in config_files(root) for p in changed):
+                return True
             if inputs.dep_inputs:
                 project_sets, workspace_sets = self.dependency_filesets(dep, inputs.dep_inputs)
                 if any(fileset_matches(project_sets, p, root) for p in changed) or workspace_hit(workspace_sets):
@@ -688,14 +794,36 @@ class TaskSelection:
             if any(fileset_matches(inputs.dep_filesets, p, root) for p in changed):
                 return True
         if inputs.project_inputs:
-            everyone = {n.id: NxProject(n.id, self.root_of(n.id), tags=list(n.tags)) for n in self.graph.nodes()}
             for name, patterns in inputs.project_inputs:
-                for other in match_projects(list(patterns), everyone):
+                for other in match_projects(list(patterns), self.matchable):
                     project_sets, workspace_sets = self.dependency_filesets(other, (name,))
                     root = self.root_of(other)
                     if any(fileset_matches(project_sets, p, root) for p in by_owner.get(other, ())) or workspace_hit(workspace_sets):
                         return True
         return False
+
+
+def config_files(root: str) -> tuple[str, str]:
+    """A project's configuration files (whose change reaches every task of it, and every task
+    that reads it through ``^`` inputs): ``<root>/package.json`` and ``<root>/project.json``."""
+    prefix = "" if root == "." else root + "/"
+    return f"{prefix}package.json", f"{prefix}project.json"
+
+
+def dependency_updates(nx_json: dict[str, Any]) -> str | list[str]:
+    """nx.json ``pluginsConfig["@nx/js"].projectsAffectedByDependencyUpdates``: ``"all"``
+    (the default), ``"auto"`` or a list of project patterns (Nx's ``jsPluginConfig``)."""
+    config = nx_json.get("pluginsConfig")
+    js = config.get("@nx/js") if isinstance(config, dict) else None
+    value = js.get("projectsAffectedByDependencyUpdates", "all") if isinstance(js, dict) else "all"
+    return [str(v) for v in value] if isinstance(value, list) else str(value)
+
+
+def matchable_projects(graph: BuildGraph) -> dict[str, "NxProject"]:
+    """The graph's projects as Nx's project patterns (``match_projects``) see them: name, root, tags."""
+    from .nx_workspace import NxProject
+
+    return {n.id: NxProject(n.id, str(n.meta.get("root") or "."), tags=list(n.tags)) for n in graph.nodes()}
 
 
 def _quoted(message: str) -> str:

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ctxsel.cache import CACHE_DIR, InputTracker
 from ctxsel.errors import Location, ParseError
@@ -594,34 +594,111 @@ def target_depends_on(project: NxProject, target: str, nx_json: dict[str, Any], 
     return merge_inputs(own, default.get("dependsOn") if default else None, final=True)
 
 
-def task_dependencies(depends_on: Any, project: str, dependencies: list[str], has_target) -> list[tuple[str, str]]:
+#: a stand-in for a task of a dependency that lacks the target (Nx's ``__nx_dummy_task__``)
+_DUMMY = "\0dummy"
+
+
+def task_dependencies(depends_on: Any, project: str, dependencies_of: Callable[[str], list[str]],
+                      has_target: Callable[[str, str], bool],
+                      matching: Callable[[list[str]], list[str]] = lambda patterns: patterns,
+                      target_names: Iterable[str] = ()) -> list[tuple[str, str]]:
     """(project, target) of the tasks a task ``dependsOn``: ``"build"`` is the project's own,
     ``"^build"`` each direct dependency's, ``"lib:build"`` lib's, objects with ``target`` and
-    ``dependencies``/``projects``.
-    Projects without the target are skipped, as Nx's task graph skips them."""
-    found: list[tuple[str, str]] = []
+    ``dependencies``/``projects`` (project patterns, which ``matching`` resolves: names, globs,
+    ``tag:``). A target glob (``"^build*"``) stands for every target name in the workspace
+    (``target_names``) it matches (Nx's ``expandWildcardTargetConfiguration``).
+
+    A dependency without the target is looked through, as Nx's ``createTaskGraph`` does: it
+    stands in a dummy task that applies every ``dependsOn`` entry of the task again, the
+    ``^`` ones to *that* project's dependencies, so ``^build`` reaches the nearest projects
+    below that have ``build`` (measured: ``e2e -> docs (no build) -> core``, ``e2e:test``
+    depends on ``core:build``). Dummies then give way to the real tasks below them; a dummy
+    on a cycle Nx's ``findCycles`` reports gives nothing (``getNonDummyDeps``).
+    """
+    configs: list[tuple[bool, str, list[str]]] = []  # (from dependencies, target, fixed projects)
     for entry in depends_on if isinstance(depends_on, list) else []:
         if isinstance(entry, str):
             upstream, name = entry.startswith("^"), entry.lstrip("^")
-            candidates = dependencies if upstream else [project]
+            candidates = [project]
             other, _, target = name.rpartition(":")
             if not upstream and other and not has_target(project, name) and has_target(other, target):
                 candidates, name = [other], target  # "project:target"
         elif isinstance(entry, dict) and isinstance(entry.get("target"), str):
-            name = entry["target"]
-            wanted = entry.get("projects")
-            if entry.get("dependencies") or wanted == "dependencies":
-                candidates = dependencies
-            elif isinstance(wanted, list):
-                candidates = [str(p) for p in wanted]
-            elif isinstance(wanted, str) and wanted != "self":
-                candidates = [wanted]
+            name, wanted = entry["target"], entry.get("projects")
+            upstream = False
+            if isinstance(wanted, str) and wanted not in ("self", "dependencies"):
+                wanted = [wanted]
+            if isinstance(wanted, list):
+                candidates = matching([str(p) for p in wanted])  # projects win over "dependencies"
             else:
+                upstream = bool(entry.get("dependencies")) or wanted == "dependencies"
                 candidates = [project]
         else:
             continue
-        found += [(p, name) for p in candidates if has_target(p, name)]
-    return found
+        if any(c in _GLOB_CHARS for c in name):
+            configs += [(upstream, t, candidates) for t in dict.fromkeys(target_names) if _minimatch(name, t)]
+        else:
+            configs.append((upstream, name, candidates))
+    Edge = tuple[str, str, str]  # (kind, project, target): kind "" for a real task
+    root: Edge = ("\0root", project, "")
+    edges: dict[Edge, list[Edge]] = {root: []}
+    seen: set[tuple[Edge, str]] = set()
+
+    def process(task: Edge, derive: str) -> None:
+        if (task, derive) in seen:
+            return
+        seen.add((task, derive))
+        for upstream, name, candidates in configs:
+            if not upstream:
+                edges[task] += [("", p, name) for p in candidates if has_target(p, name)]
+                continue
+            for dep in dependencies_of(derive):
+                if has_target(dep, name):
+                    edges[task].append(("", dep, name))
+                else:
+                    dummy = (_DUMMY, dep, name)
+                    edges[task].append(dummy)
+                    edges.setdefault(dummy, [])
+                    process(dummy, dep)
+
+    process(root, project)
+    cycles = _find_cycles(edges) if len(edges) > 1 else set()
+
+    def real(edge: Edge, visited: set[Edge]) -> list[Edge]:
+        if edge in visited:
+            return []
+        if edge[0] != _DUMMY:
+            return [edge]
+        visited.add(edge)
+        return [] if edge in cycles else [r for e in edges[edge] for r in real(e, visited)]
+
+    found = [r for e in edges[root] for r in real(e, {root})]
+    return list(dict.fromkeys((p, t) for _, p, t in found))
+
+
+def _find_cycles(edges: dict[Any, list[Any]]) -> set[Any]:
+    """Nx's ``findCycles``: from each task in order, the DFS path to the first cycle it meets
+    (the path's start included, as Nx marks it), sharing one visited set."""
+    visited: set[Any] = set()
+    cycles: set[Any] = set()
+
+    def find(node: Any, path: list[Any]) -> list[Any] | None:
+        if node in visited:
+            return None
+        visited.add(node)
+        for dep in edges.get(node, ()):
+            if dep in path:
+                return [*path, dep]
+            cycle = find(dep, [*path, dep])
+            if cycle:
+                return cycle
+        return None
+
+    for node in list(edges):
+        cycle = find(node, [node])
+        if cycle:
+            cycles.update(cycle)
+    return cycles
 
 
 @dataclass(frozen=True)
@@ -641,6 +718,7 @@ class TaskInputs:
     dep_outputs: bool = False  # {"dependentTasksOutputFiles": ...}: outputs of the tasks it dependsOn
     all_files: bool = False
     transitive_outputs: bool = False  # ... "transitive": true: of every task below it, not only the direct ones
+    pins_externals: bool = False  # an {"externalDependencies": [...]} input: it hashes those npm packages only
 
 
 def _add_fileset(pattern: str, project: list[str], workspace: list[str]) -> None:
@@ -657,8 +735,9 @@ def _add_fileset(pattern: str, project: list[str], workspace: list[str]) -> None
 
 
 def _expand_named(name: str, named: dict[str, Any], project: list[str], workspace: list[str],
-                  seen: tuple[str, ...] = ()) -> bool:
-    """Nx's ``expandNamedInput``; True when the expansion reads dependency outputs."""
+                  seen: tuple[str, ...] = (), flags: set[str] | None = None) -> bool:
+    """Nx's ``expandNamedInput``; True when the expansion reads dependency outputs.
+    ``flags`` gains ``"externals"`` when it names ``externalDependencies``."""
     if not isinstance(named.get(name), list):
         raise InvalidInputs(f"input {name!r} is not defined in namedInputs")
     if name in seen:
@@ -669,7 +748,7 @@ def _expand_named(name: str, named: dict[str, Any], project: list[str], workspac
             if entry.startswith("^"):
                 raise InvalidInputs(f"namedInputs definitions cannot start with ^ ({entry!r} in {name!r})")
             if isinstance(named.get(entry), list):
-                outputs |= _expand_named(entry, named, project, workspace, (*seen, name))
+                outputs |= _expand_named(entry, named, project, workspace, (*seen, name), flags)
             else:
                 _add_fileset(entry, project, workspace)
         elif isinstance(entry, dict):
@@ -680,7 +759,9 @@ def _expand_named(name: str, named: dict[str, Any], project: list[str], workspac
             elif "dependentTasksOutputFiles" in entry:
                 outputs = True
             elif isinstance(entry.get("input"), str):
-                outputs |= _expand_named(entry["input"], named, project, workspace, (*seen, name))
+                outputs |= _expand_named(entry["input"], named, project, workspace, (*seen, name), flags)
+            elif "externalDependencies" in entry and flags is not None:
+                flags.add("externals")
     return outputs
 
 
@@ -706,6 +787,7 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
     dep_filesets: list[str] = []
     project_inputs: list[tuple[str, tuple[str, ...]]] = []
     outputs = transitive = False
+    flags: set[str] = set()
     for entry in inputs if isinstance(inputs, list) else []:
         if isinstance(entry, str):
             if entry.startswith("^"):
@@ -715,7 +797,7 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
                 else:
                     dep_inputs.append(rest)
             elif isinstance(named.get(entry), list):
-                outputs |= _expand_named(entry, named, project, workspace)
+                outputs |= _expand_named(entry, named, project, workspace, flags=flags)
             else:
                 _add_fileset(entry, project, workspace)
         elif isinstance(entry, dict):
@@ -735,10 +817,12 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
                     wanted = projects if isinstance(projects, list) else [projects]
                     project_inputs.append((entry["input"], tuple(str(p) for p in wanted)))
                 else:
-                    outputs |= _expand_named(entry["input"], named, project, workspace)
-            # externalDependencies, env, runtime, json: not files of the workspace
+                    outputs |= _expand_named(entry["input"], named, project, workspace, flags=flags)
+            elif "externalDependencies" in entry:
+                flags.add("externals")
+            # env, runtime, json: not files of the workspace
     return TaskInputs(tuple(project), tuple(workspace), tuple(dep_inputs), tuple(dep_filesets),
-                      tuple(project_inputs), outputs, transitive_outputs=transitive)
+                      tuple(project_inputs), outputs, transitive_outputs=transitive, pins_externals="externals" in flags)
 
 
 def fileset_matches(patterns: tuple[str, ...], path: str, root: str | None = None) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
@@ -31,6 +32,7 @@ from ctxsel.errors import ToolError
 from ctxsel.graph import DEP, DEV, OPTIONAL, PEER, BuildGraph, Node
 
 if TYPE_CHECKING:  # pragma: no cover
+    from . import semver
     from .workspace import JsPackage, JsWorkspace
 
 #: package.json fields that declare dependencies and the edge type each becomes, lowest
@@ -145,8 +147,11 @@ def exact_version(candidates: Iterable[JsPackage], written: str) -> JsPackage | 
     return next((p for p in candidates if p.version == written), None)
 
 
-def highest(candidates: Iterable[JsPackage], range_text: str | None, plain: bool = False) -> JsPackage | None:
-    """The candidate with the highest version satisfying ``range_text`` (None = any version).
+def highest(
+    candidates: Iterable[JsPackage], range_text: str | semver.PnpmRange | None, plain: bool = False
+) -> JsPackage | None:
+    """The candidate with the highest version satisfying ``range_text`` (None = any version):
+    node-semver range text, or a range as pnpm reads it (``semver.pnpm_range``).
 
     This is how pnpm picks between workspace packages that share a name (pnpm 12, measured):
 
@@ -154,32 +159,44 @@ def highest(candidates: Iterable[JsPackage], range_text: str | None, plain: bool
       for no spec at all, ``workspace:*`` included;
     - a package without a ``version`` (or a non-string one) satisfies every ``workspace:``
       range (``workspace:^1.0.0`` links) -- but only while no package of that name has a
-      version: next to a versioned one it links for no range the versioned one fails;
+      version string, even one pnpm cannot parse: next to a ``1.0`` (or ``""``) sibling it
+      links for no spec, ``workspace:*`` included;
     - a ``plain`` range (``^1.0.0`` under ``linkWorkspacePackages``) links only a parsed
       version, and ``*`` then accepts prereleases too (``1.0.0-rc.1`` links for ``*``).
     """
     from . import semver
 
     candidates = list(candidates)
+    versioned = any(p.version is not None for p in candidates)
     parsed_of = {id(p): semver.parse_manifest_version(p.version) for p in candidates if p.version is not None}
     candidates = [p for p in candidates if p.version is None or parsed_of[id(p)] is not None]
     if plain:
         candidates = [p for p in candidates if p.version is not None]
-        if range_text is not None and range_text.strip() == "*":
+        if range_text is not None and _text(range_text).strip(" \t") == "*":
             range_text = None
-    versioned = any(p.version is not None for p in candidates)
     best: JsPackage | None = None
     best_key: tuple | None = None
     for pkg in candidates:
         parsed = parsed_of.get(id(pkg))
-        if range_text is not None and parsed is None and versioned:
+        if parsed is None and versioned:
             continue
-        if range_text is not None and parsed is not None and not semver.satisfies_version(parsed, range_text):
+        if range_text is not None and parsed is not None and not _satisfies(parsed, range_text):
             continue
         key = (1, semver.version_key(parsed)) if parsed is not None else (0,)
         if best_key is None or key > best_key:
             best, best_key = pkg, key
     return best
+
+
+def _text(range_: str | semver.PnpmRange) -> str:
+    return range_ if isinstance(range_, str) else range_.text
+
+
+def _satisfies(version: semver.Version, range_: str | semver.PnpmRange) -> bool:
+    """node-semver's ``satisfies`` for range text, pnpm's for a ``PnpmRange``."""
+    from . import semver
+
+    return bool(semver.satisfies_version(version, range_)) if isinstance(range_, str) else range_.satisfies(version)
 
 
 class PackageGraphAdapter(Adapter):
@@ -333,7 +350,10 @@ class PackageGraphAdapter(Adapter):
         """Run the real tool in the repo root with ``env`` added; its stdout, or ToolError."""
         proc = run_tool(argv, self.root, timeout, env=env, hint="use --source static to read the manifests without the tool")
         if proc.returncode != 0:
-            tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+            # a Rust panic (pnpm 12 on ``workspace:~*``) ends in backtrace frames; its cause is above them
+            lines = [ln for ln in (proc.stderr or proc.stdout).strip().splitlines()
+                     if not re.match(r"\s*(?:\d+: |at |help: set the `RUST_BACKTRACE|backtrace\.$)", ln)]
+            tail = lines[-3:]
             raise ToolError(
                 f"{Path(argv[0]).name} {' '.join(argv[1:2])} failed (exit {proc.returncode}): " + " | ".join(tail),
                 hint="use --source static to read the manifests without the tool",

@@ -9,7 +9,8 @@ Linking rules, each measured against pnpm 12.4.2 (tests/test_js_pnpm.py re-check
   on a 1.0.0 package is no edge) or is the very string of its version (``workspace:1.0``
   links a package at ``1.0``, ``packages.exact_version``); ``workspace:@scope/name@*``
   aliases and ``workspace:../dir`` paths link too. Ranges are read as pnpm reads them
-  (``semver.pnpm_range``: ``1 ||`` is ``1``, a lone ``>=`` no range).
+  (``semver.pnpm_range``: ``1 ||`` is ``1``, a lone ``>=`` no range, ``1 2`` is ``1 || 2``
+  -- pnpm 12's Rust range grammar; a range that makes pnpm panic, ``~*``, is a warning).
 - Paths link whatever the dependency's name (``path_in_spec``): ``link:``/``file:``, bare
   ``../a`` and absolute paths, also after ``workspace:`` or ``workspace:<alias>@``.
 - A plain range (``^1.0.0``) on a workspace name links only with
@@ -27,6 +28,7 @@ Linking rules, each measured against pnpm 12.4.2 (tests/test_js_pnpm.py re-check
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -117,6 +119,18 @@ class PnpmAdapter(PackageGraphAdapter):
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
     ) -> JsPackage | None:
+        from . import semver  # only while building a graph (see ``packages``)
+
+        try:
+            return self._link_target(pkg, dep_name, spec, names, dirs)
+        except semver.PnpmPanic:  # pnpm itself stops with "Main thread panicked"
+            where = f"{pkg.dir}/package.json" if pkg.dir else "package.json"
+            self.warnings.append(f"{where}: pnpm 12 crashes on the range in {dep_name!r}: {spec!r} (no link assumed)")
+            return None
+
+    def _link_target(
+        self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
+    ) -> JsPackage | None:
         is_workspace = spec.startswith(WORKSPACE_PROTOCOL)
         body = spec[len(WORKSPACE_PROTOCOL):] if is_workspace else spec
         path = path_in_spec(body)
@@ -126,7 +140,7 @@ class PnpmAdapter(PackageGraphAdapter):
             return path_target(pkg, path, dirs, self.root, backslash=False)
         if is_workspace:
             return workspace_target(pkg, dep_name, spec, names, dirs, pnpm=True)
-        from . import semver  # only while building a graph (see ``packages``)
+        from . import semver
 
         read = semver.pnpm_range(spec) if self.link_workspace_packages and ":" not in spec else None
         if read is None:
@@ -188,6 +202,28 @@ class PnpmAdapter(PackageGraphAdapter):
         for t in tests:
             argv += ["--filter", filter_selector(t)]
         return argv + ["test"]
+
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+        """pnpm 12 refuses to run one script in two selected projects that depend on each
+        other, through any path and any dependency field ("The tasks form a dependency
+        cycle: p/a#test -> p/b#test -> p/a#test", measured; ``pnpm -r test`` too), unless
+        ``ignoreWorkspaceCycles`` is true in pnpm-workspace.yaml or the environment."""
+        if len(tests) < 2 or os.environ.get("pnpm_config_ignore_workspace_cycles", "").lower() == "true":
+            return []
+        shared = graph.cycle_groups(tests)
+        if not shared:
+            return []
+        from .workspace import workspace_globs
+
+        try:
+            settings = workspace_globs(self.root, InputTracker(self.root))[2]
+        except (ParseError, OSError):
+            settings = {}
+        if settings.get("ignoreWorkspaceCycles") is True:
+            return []
+        pairs = "; ".join(" and ".join(group[:3]) + (" …" if len(group) > 3 else "") for group in shared[:3])
+        return [f"pnpm refuses to run these tests together, they depend on each other (a dependency cycle): {pairs}; "
+                "set ignoreWorkspaceCycles: true in pnpm-workspace.yaml, or run them one at a time"]
 
     def global_files(self) -> tuple[str, ...]:
         """None: pnpm has no files that affect every project.

@@ -8,11 +8,15 @@ with node-semver on ``^0.x``, partial versions and prereleases, which is exactly
 decides an edge here. Implemented: ``||``, hyphen ranges, ``^ ~ < <= > >= =``, ``x``/``*``
 partials and the prerelease rule (``1.1.0-beta`` satisfies only ranges that name a
 prerelease of 1.1.0); ``includePrerelease`` and loose-mode oddities are not.
+
+pnpm 12 is the exception: a native binary with its own range grammar (``pnpm_range``),
+under which ``1 2`` is a union and unreadable tokens are skipped.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 Version = tuple[int, int, int, tuple[object, ...]]  # (major, minor, patch, prerelease ids)
@@ -178,22 +182,353 @@ def parse_range(text: str) -> tuple[tuple[Comparator, ...], ...] | None:
 UNSATISFIABLE = "<0.0.0-0"
 
 
-def pnpm_range(text: str) -> str | None:
+# ---------------------------------------------------------------------- pnpm 12's ranges
+#: pnpm 12 is a Rust binary; it reads ranges with its fork of the ``node-semver`` crate
+#: (node-semver-rs 2.2.0, nom parser), whose rules differ from node-semver's. What follows
+#: transcribes that crate's ``range.rs``; measured against pnpm 12.4.2 where the fork differs.
+_BLANK = " \t"  # nom's space0/space1
+_MAX_SAFE_INTEGER = 2**53 - 1
+#: a bound: (side, kind, version); side "L"/"U", kind "I" (including), "E" (excluding), "*" (unbounded)
+Bound = tuple[str, str, "Version | None"]
+#: a version as a range writes it: major, minor, patch (None for ``x``/``*``/absent) and prerelease
+Partial = tuple["int | None", "int | None", "int | None", tuple[object, ...]]
+
+
+class PnpmPanic(ValueError):
+    """A range pnpm 12's parser reaches an ``unreachable!()`` on (``~*``, ``=*``): pnpm crashes."""
+
+
+def _bound_key(bound: Bound) -> tuple:
+    """Where a bound lies on the version line: ``>=v`` and ``<v`` just before v, ``>v`` and
+    ``<=v`` just after it. The crate's ``Ord for Bound`` puts ``<=v`` before ``<v``, so it
+    intersects ``2.0.0 <2`` to ``2.0.0``; pnpm 12 reads that as ``2.0.0 || <2`` (measured),
+    which is this order's answer."""
+    side, kind, version = bound
+    if kind == "*":
+        return (0,) if side == "L" else (2,)
+    after = (side, kind) in (("L", "E"), ("U", "I"))
+    return (1, version_key(version), after)  # type: ignore[arg-type]
+
+
+BoundSet = tuple[Bound, Bound]
+
+
+def _bound_set(lower: Bound, upper: Bound) -> BoundSet | None:
+    """``BoundSet::new``: None when no version lies between the bounds."""
+    return (lower, upper) if _bound_key(lower) < _bound_key(upper) else None
+
+
+def _at_least(kind: str, v: Version) -> BoundSet | None:
+    return _bound_set(("L", kind, v), ("U", "*", None))
+
+
+def _at_most(kind: str, v: Version) -> BoundSet | None:
+    return _bound_set(("L", "*", None), ("U", kind, v))
+
+
+def _between(lo: Version, hi: Version, hi_kind: str = "E") -> BoundSet | None:
+    return _bound_set(("L", "I", lo), ("U", hi_kind, hi))
+
+
+def _intersect(a: BoundSet, b: BoundSet) -> BoundSet | None:
+    return _bound_set(max(a[0], b[0], key=_bound_key), min(a[1], b[1], key=_bound_key))
+
+
+def _bound_set_satisfies(bs: BoundSet, v: Version) -> bool:
+    (_, lk, lo), (_, uk, hi) = bs
+    key = version_key(v)
+    if lk == "I" and not version_key(lo) <= key or lk == "E" and not version_key(lo) < key:  # type: ignore[arg-type]
+        return False
+    if uk == "I" and not key <= version_key(hi) or uk == "E" and not key < version_key(hi):  # type: ignore[arg-type]
+        return False
+    if not v[3]:
+        return True
+    return any(b is not None and b[3] and b[:3] == v[:3] for b in (lo, hi))
+
+
+def _v(major: int, minor: int, patch: int, pre: tuple[object, ...] = ()) -> Version:
+    return (major, minor, patch, pre)
+
+
+_ZERO_PRE = (0,)  # the crate's ``(M, m, p, 0).into()``: a ``-0`` prerelease
+
+
+class _Parser:
+    """The crate's nom grammar over one string; each method returns the new position or None."""
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        #: a comparator read so far wrote a prerelease with its ``-`` (``1.0.0-rc``, not ``1.0.0rc``)
+        self.dashed_prerelease = False
+        self._dashed_here = False  # ... the comparator being tried did
+
+    # nom's combinators over ``self.s``: each takes a position and returns the next one
+
+    def blanks(self, i: int) -> int:
+        while i < len(self.s) and self.s[i] in _BLANK:
+            i += 1
+        return i
+
+    def at_end_of_simple(self, i: int) -> bool:
+        """``peek(alt((space1, tag("||"), eof)))``"""
+        return i == len(self.s) or self.s[i] in _BLANK or self.s.startswith("||", i)
+
+    def component(self, i: int) -> tuple[int | None, int] | None:
+        if i < len(self.s) and self.s[i] in "xX*":
+            return None, i + 1
+        j = i
+        while j < len(self.s) and self.s[j] in "0123456789":
+            j += 1
+        if j == i or int(self.s[i:j]) > _MAX_SAFE_INTEGER:
+            return None
+        return int(self.s[i:j]), j
+
+    def identifiers(self, i: int) -> tuple[tuple[object, ...], int] | None:
+        """``separated_list1(tag("."), identifier)``"""
+        ids: list[object] = []
+        i_before = i
+        while True:
+            j = i
+            while j < len(self.s) and (self.s[j].isascii() and self.s[j].isalnum() or self.s[j] == "-"):
+                j += 1
+            if j == i:
+                return (tuple(ids), i_before) if ids else None
+            text = self.s[i:j]
+            ids.append(int(text) if text.isdigit() and int(text) < 2**64 else text)
+            if not self.s.startswith(".", j):
+                return tuple(ids), j
+            i_before, i = j, j + 1
+
+    def extras(self, i: int) -> tuple[tuple[object, ...], int]:
+        """Prerelease (``-`` optional) and build; only the prerelease matters for ranges."""
+        pre: tuple[object, ...] = ()
+        dashed = self.s.startswith("-", i)
+        got = self.identifiers(i + 1 if dashed else i)
+        if got is not None:
+            pre, i = got
+            self._dashed_here |= dashed
+        if self.s.startswith("+", i):
+            build = self.identifiers(i + 1)
+            if build is not None:
+                i = build[1]
+        return pre, i
+
+    def partial(self, i: int) -> tuple[Partial, int] | None:
+        if self.s.startswith("v", i):
+            i += 1
+        i = self.blanks(i)
+        got = self.component(i)
+        if got is None:
+            return None
+        major, i = got
+        parts: list[int | None] = []
+        patch_present = False
+        for _ in range(2):
+            nxt = self.component(i + 1) if self.s.startswith(".", i) else None
+            if nxt is None:
+                break
+            parts.append(nxt[0])
+            i = nxt[1]
+            patch_present = len(parts) == 2
+        minor = parts[0] if parts else None
+        patch = parts[1] if len(parts) > 1 else None
+        pre: tuple[object, ...] = ()
+        if patch_present:
+            pre, i = self.extras(i)
+        return (major, minor, patch, pre), i
+
+    # each alternative of ``simple``: (bound set or None, new position), or None if it does not parse
+    def hyphen(self, i: int) -> tuple[BoundSet | None, int] | None:
+        lower = self.partial(i)
+        if lower is not None:
+            i = lower[1]
+        j = self.blanks(i)
+        if j == i or not self.s.startswith("-", j):
+            return None
+        k = self.blanks(j + 1)
+        if k == j + 1:
+            return None
+        upper = self.partial(k)
+        if upper is None:
+            return None
+        (M, m, p, pre), end = upper
+        if M is None and m is None and p is None:
+            hi: Bound = ("U", "E", _v(0, 0, 0, _ZERO_PRE))
+        elif M is not None and m is None and p is None:
+            hi = ("U", "E", _v(M + 1, 0, 0, _ZERO_PRE))
+        elif M is not None and m is not None and p is None:
+            hi = ("U", "E", _v(M, m + 1, 0, _ZERO_PRE))
+        else:
+            hi = ("U", "I", _v(M or 0, m or 0, p or 0, pre))
+        if lower is None:
+            return _bound_set(("L", "*", None), hi), end
+        lM, lm, lp, lpre = lower[0]
+        return _bound_set(("L", "I", _v(lM or 0, lm or 0, lp or 0, lpre)), hi), end
+
+    def primitive(self, i: int) -> tuple[BoundSet | None, int] | None:
+        op = next((o for o in (">=", ">", "=", "<=", "<") if self.s.startswith(o, i)), None)
+        if op is None:
+            return None
+        got = self.partial(self.blanks(i + len(op)))
+        if got is None:
+            return None
+        (M, m, p, pre), end = got
+        flat = _v(M or 0, m or 0, p or 0, pre)
+        if op == ">=":
+            return _at_least("I", flat), end
+        if op == ">":
+            if M is not None and m is not None and p is None:
+                return _at_least("I", _v(M, m + 1, 0)), end
+            if M is not None and m is None and p is None:
+                return _at_least("I", _v(M + 1, 0, 0)), end
+            return _at_least("E", flat), end
+        if op == "<":
+            if M is not None and m is not None and p is None:
+                return _at_most("E", _v(M, m, 0, _ZERO_PRE)), end
+            return _at_most("E", flat), end
+        if op == "<=":  # pnpm's fork (measured): ``<=1`` is ``<2.0.0-0`` and ``<=x`` any version, where
+            if M is None:  # the crate reads ``<=1.0.0-0`` and ``<=0.0.0-0``
+                return _at_least("I", _v(0, 0, 0)), end
+            if m is None and p is None:
+                return _at_most("E", _v(M + 1, 0, 0, _ZERO_PRE)), end
+            if m is not None and p is None:
+                return _at_most("E", _v(M, m + 1, 0, _ZERO_PRE)), end
+            return _at_most("I", flat), end
+        if M is None:
+            raise PnpmPanic(self.s)
+        if m is not None and p is not None:
+            return _between(flat, flat, "I"), end
+        if m is not None:
+            return _between(_v(M, m, 0), _v(M, m + 1, 0, _ZERO_PRE)), end
+        return _between(_v(M, 0, 0), _v(M + 1, 0, 0, _ZERO_PRE)), end
+
+    def plain(self, i: int) -> tuple[BoundSet | None, int] | None:
+        got = self.partial(i)
+        if got is None:
+            return None
+        (M, m, p, pre), end = got
+        if M is None:
+            return _at_least("I", _v(0, 0, 0)), end
+        if m is None:
+            return _between(_v(M, 0, 0), _v(M + 1, 0, 0, _ZERO_PRE)), end
+        if p is None:
+            return _between(_v(M, m, 0), _v(M, m + 1, 0, _ZERO_PRE)), end
+        return _between(_v(M, m, p, pre), _v(M, m, p, pre), "I"), end
+
+    def tilde(self, i: int) -> tuple[BoundSet | None, int] | None:
+        if not self.s.startswith("~", i):
+            return None
+        i = self.blanks(i + 1)
+        gt = self.s.startswith(">", i)
+        got = self.partial(self.blanks(i + 1 if gt else i))
+        if got is None:
+            return None
+        (M, m, p, pre), end = got
+        if M is None or (m is None and p is not None):
+            raise PnpmPanic(self.s)
+        if m is None:
+            return _between(_v(M, 0, 0), _v(M + 1, 0, 0, _ZERO_PRE)), end
+        lower = _v(M, m, p or 0, pre) if gt or p is not None else _v(M, m, 0)  # ``~1.2`` drops a prerelease, ``~>1.2`` keeps it
+        return _between(lower, _v(M, m + 1, 0, _ZERO_PRE)), end
+
+    def caret(self, i: int) -> tuple[BoundSet | None, int] | None:
+        if not self.s.startswith("^", i):
+            return None
+        got = self.partial(self.blanks(i + 1))
+        if got is None:
+            return None
+        (M, m, p, pre), end = got
+        if M == 0 and m is None and p is None:
+            return _at_most("E", _v(1, 0, 0, _ZERO_PRE)), end
+        if M == 0 and m is not None and p is None:
+            return _between(_v(0, m, 0), _v(0, m + 1, 0, _ZERO_PRE)), end
+        if M is not None and p is None:
+            return _between(_v(M, m or 0, 0), _v(M + 1, 0, 0, _ZERO_PRE)), end
+        if M is not None and m is not None:
+            hi = _v(0, 0, p + 1) if M == m == 0 else _v(0, m + 1, 0) if M == 0 else _v(M + 1, 0, 0)  # type: ignore[operator]
+            return _between(_v(M, m, p, pre), hi[:3] + (_ZERO_PRE,)), end  # type: ignore[arg-type,misc]
+        return None, end
+
+    def simple(self, i: int) -> tuple[BoundSet | None, int]:
+        for alternative in (self.hyphen, self.primitive, self.plain, self.tilde, self.caret):
+            self._dashed_here = False
+            got = alternative(i)
+            if got is not None and self.at_end_of_simple(got[1]):
+                self.dashed_prerelease |= self._dashed_here
+                return got
+        while not self.at_end_of_simple(i):  # garbage: skipped
+            i += 1
+        return None, i
+
+    def comparators(self, i: int) -> tuple[list[BoundSet], int]:
+        """``range``: blank-separated comparators, each intersected with the set before it --
+        or, when that leaves nothing, kept as a set of its own (a union)."""
+        acc: list[BoundSet] = []
+        while True:
+            bs, i = self.simple(i)
+            if bs is not None:
+                both = _intersect(acc[-1], bs) if acc else None
+                if both is not None:
+                    acc[-1] = both
+                else:
+                    acc.append(bs)
+            j = self.blanks(i)
+            if j == i:
+                return acc, i
+            i = j
+
+    def range_set(self) -> list[BoundSet] | None:
+        """``range_set``: ``||``-separated ranges; None when none holds a bound set."""
+        sets, i = self.comparators(0)
+        while True:
+            j = self.blanks(i)
+            if not self.s.startswith("||", j):
+                break
+            more, i = self.comparators(self.blanks(j + 2))
+            sets += more
+        return sets if i == len(self.s) and sets else None
+
+
+@dataclass(frozen=True)
+class PnpmRange:
+    """A dependency range as pnpm 12 reads it: a union of (lower, upper) bound sets."""
+
+    text: str
+    sets: tuple[BoundSet, ...]
+    #: whether a prerelease version may satisfy it at all: pnpm 12 (measured) links
+    #: ``1.1.0-beta.5`` for ``1.1.0beta.5 || 2.0.0-alpha`` but not for ``1.1.0beta.5``,
+    #: nor for ``>=1.1.0beta`` -- only a range holding a prerelease written with its ``-``
+    prerelease_ok: bool = True
+
+    def satisfies(self, v: Version) -> bool:
+        if v[3] and not self.prerelease_ok:
+            return False
+        return any(_bound_set_satisfies(bs, v) for bs in self.sets)
+
+
+def pnpm_range(text: str) -> PnpmRange | None:
     """A dependency range as pnpm 12 reads it, or None when pnpm reads no range there.
 
-    Measured with pnpm 12.4.2 (``linkWorkspacePackages`` and ``workspace:<range>`` alike):
-    an empty ``||`` alternative is dropped rather than read as ``*`` (``1 ||`` does not
-    link 2.0.0; ``||``, ``""`` and ``" "`` link nothing), an alternative that is no range
-    is dropped (``1.0.0 || foo`` is ``1.0.0``), and an operator without a version (``^``,
-    ``>=``, ``~>``) is no range at all. node-semver reads ``""`` and ``1 ||`` as ``*``,
-    so ``parse_range`` (npm, Nx, turbo) keeps its rules. Spaces and tabs are blanks; any
-    other white space (``^1.0.0\n``, a no-break space) makes the spec no range.
+    pnpm 12 (a Rust binary) parses ranges with its fork of the ``node-semver`` crate, and
+    that grammar (``_Parser``) differs from node-semver's (measured with pnpm 12.4.2):
+
+    - blank-separated comparators are intersected one by one with the set before them, and
+      one that would leave nothing starts a new set instead: ``1 2`` is ``1.x || 2.x``,
+      ``<1 >=2`` is ``<1 || >=2``, ``^1 - 2`` is ``^1 || 2.x``;
+    - a token no rule reads is skipped (``1.0.0 foo`` is ``1.0.0``, ``1.0.0 ^2\n`` is
+      ``1.0.0``, ``1.0.0 - 2.0.0 - 3.0.0`` is ``1.0.0 - 2.0.0 || 3.0.0``), and so is an empty
+      ``||`` alternative (``1 ||`` is ``1``); with nothing left there is no range (``||``,
+      ``^``, ``>=``, ``foo``, ``^1.0.0\n``);
+    - only spaces and tabs are blanks, a ``v`` only lowercase (``V1`` is no range), and
+      ``^*`` reads as nothing; ``~*``, ``=*`` and ``~1.x.3`` make pnpm panic (``PnpmPanic``).
+
+    node-semver (npm, Nx, turbo) keeps ``parse_range``.
     """
-    if re.search(r"[^\S \t]", text):
-        return None
-    kept = [alt.strip() for alt in text.split("||")]
-    kept = [alt for alt in kept if re.sub(r"[<>=^~\s]", "", alt) and parse_range(alt) is not None]
-    return " || ".join(kept) if kept else None
+    parser = _Parser(text)
+    sets = parser.range_set()
+    return PnpmRange(text, tuple(sets), parser.dashed_prerelease) if sets else None
+
+
 
 
 def _test(op: str, v: Version, bound: Version) -> bool:

@@ -15,10 +15,13 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
   when the version satisfies the range -- or when either side is not semver (``latest``
   links, measured), and ``npm:<range>`` is read as its range; ``*`` links any version,
   and a package without a version links for ``*`` only (``version_links``).
-- The root package is a node ``//``: every package without workspace dependencies
-  depends on ``//``, and ``//`` depends on what the root package.json lists. So a
-  package the root depends on has every package as a dependent. ``//`` itself never
-  appears in ``turbo ls`` output, and filtering on it selects nothing there; but
+- The root package is a node ``//``: it depends on what the root package.json lists, and a
+  package depends on it only through a ``workspace:`` path to the root directory (never by
+  name: ``named``). Every package without workspace dependencies has an ``IMPLICIT`` edge
+  to ``//`` too, which stands for turbo's edge to its *virtual* root and is never followed
+  (``declared_rdeps``). A package the root depends on has every package as a dependent
+  (``blast_radius``). ``//`` itself never appears in ``turbo ls`` output, and filtering on
+  it selects only packages that declare it (none, usually); but
   ``turbo run test`` runs ``//#test`` for ``--filter=//``, for a dependent ``//``, and for a
   change of any file outside the packages (``root_package_node``).
 - A package has a ``test`` task only when it has ``scripts.test`` *and* turbo.json
@@ -171,10 +174,38 @@ def turbo_workspace_target(
         return workspace_path_target(pkg, rest, dirs, root)
     if "@" in rest:
         alias, _, wanted = rest.rpartition("@")
-        found = names.get(alias)
-        return found[0] if found and wanted and version_links(found[0].version, wanted) else None
-    found = names.get(dep_name)
-    return found[0] if found else None
+        found = named(names, alias)
+        return found if found and wanted and version_links(found.version, wanted) else None
+    return named(names, dep_name)
+
+
+def named(names: dict[str, list[JsPackage]], name: str) -> JsPackage | None:
+    """The workspace package a dependency *name* links to in turbo 2: never the root package,
+    which turbo files under ``//`` whatever its package.json calls it (measured with 2.11.11:
+    ``"root": "workspace:*"``, ``"root": "*"``, ``link:../..`` and ``"//": "*"`` are no edge;
+    only a ``workspace:`` path to the root directory is, ``workspace_path_target``). A package
+    sharing the root's name is the one linked."""
+    return next((p for p in names.get(name, ()) if not p.is_root), None)
+
+
+def declared_rdeps(graph: BuildGraph, roots: list[str], depth: int | None) -> dict[str, int]:
+    """``graph.rdeps`` without the ``IMPLICIT`` edges, which stand for turbo's edges to its
+    virtual root: a package without workspace dependencies is no dependent of the root
+    package (``TurboAdapter.blast_radius``). ``{node: distance}``, the roots at 0. Only edges
+    into ``//`` are ``IMPLICIT``, so only ``//``'s dependents have their edge types read."""
+    from collections import deque
+
+    dist = {r: 0 for r in roots}
+    queue = deque(dist)
+    while queue:
+        cur = queue.popleft()
+        if depth is not None and dist[cur] >= depth:
+            continue
+        for nxt in graph.dependents(cur):
+            if nxt not in dist and (cur != ROOT_ID or graph.edge_types(nxt, cur) != {IMPLICIT}):
+                dist[nxt] = dist[cur] + 1
+                queue.append(nxt)
+    return dist
 
 
 def workspace_path_target(pkg: JsPackage, rest: str, dirs: dict[str, JsPackage], root: Path) -> JsPackage | None:
@@ -432,21 +463,33 @@ class TurboAdapter(PackageGraphAdapter):
         if sep and protocol in ("file", "link"):
             # turbo 2 links the package the dependency *names*, wherever the path points
             # (``"@p/a": "link:../b"`` is an edge to @p/a, ``link:`` alone too; measured)
-            found = names.get(dep_name)
-            return found[0] if found else None
+            return named(names, dep_name)
         if sep and protocol != "npm":
             return None
         wanted = rest if sep else spec
-        found = names.get(dep_name)
-        if not found:
-            return None
-        return found[0] if version_links(found[0].version, wanted) else None
+        found = named(names, dep_name)
+        return found if found and version_links(found.version, wanted) else None
 
     def finish(self, graph: BuildGraph, ws: JsWorkspace, ids: dict[str, str]) -> None:
+        """An edge to ``//`` (``IMPLICIT``: turbo's virtual root) from each package without
+        workspace dependencies, as turbo's graph builder adds it. A package that links itself
+        (``"a": "workspace:./"``) has one in turbo (the self-edge, which ``build_graph``
+        leaves out), so no such edge: ``turbo query`` lists ``a`` as its only dependency
+        (turbo 2.11.11, measured)."""
+        names, dirs = ws.by_name(), ws.by_dir()
         for pkg in ws.packages:
             nid = ids[pkg.dir]
-            if not pkg.is_root and not graph.dependencies(nid):
+            if not pkg.is_root and not graph.dependencies(nid) and pkg.dir not in self.linked_dirs(pkg, names, dirs):
                 graph.add_edge(nid, ROOT_ID, IMPLICIT)
+
+    def linked_dirs(self, pkg: JsPackage, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]) -> set[str]:
+        """The directories of the workspace packages ``pkg``'s dependencies link to (its own too)."""
+        out: set[str] = set()
+        for dep_name, (spec, _) in self.declared_dependencies(pkg).items():
+            target = self.link_target(pkg, dep_name, spec, names, dirs)
+            if target is not None:
+                out.add(target.dir)
+        return out
 
     def has_test(self, pkg: JsPackage) -> bool:
         """``scripts.test`` plus a ``test`` task; the root (``//``) runs one only as ``//#test``."""
@@ -531,30 +574,64 @@ class TurboAdapter(PackageGraphAdapter):
         id_of_name = {
             str(item.get("name")): ids.get(str(item.get("path", "")).strip("/")) for item in items
         }
+        names, dirs = ws.by_name(), ws.by_dir()
         for item in items:
             src = id_of_name.get(str(item.get("name")))
             for dep in (item.get("directDependencies") or {}).get("items", []):
                 dst = id_of_name.get(str(dep.get("name")))
                 if src and dst and src != dst:
-                    graph.add_edge(src, dst, IMPLICIT if dst == ROOT_ID else DEP)
+                    graph.add_edge(src, dst, self._query_edge_kind(graph.node(src).package, dst, by_dir, names, dirs))
         return graph
+
+    def _query_edge_kind(
+        self, src_dir: str, dst: str, by_dir: dict[str, JsPackage], names: dict[str, list[JsPackage]],
+        dirs: dict[str, JsPackage],
+    ) -> str:
+        """``turbo query`` names the root package and turbo's virtual root both ``//``: an edge
+        to ``//`` is the root package's (DEP) only when the manifest links it (a
+        ``workspace:`` path to the root directory), else the virtual root's (IMPLICIT)."""
+        if dst != ROOT_ID:
+            return DEP
+        pkg = by_dir.get(src_dir)
+        return DEP if pkg is not None and "" in self.linked_dirs(pkg, names, dirs) else IMPLICIT
 
     # ------------------------------------------------------------ answers
     def reportable(self, graph: BuildGraph, node_id: str) -> bool:
         return node_id != ROOT_ID and super().reportable(graph, node_id)
 
     def blast_radius(self, graph: BuildGraph, roots: Iterable[str], depth: int | None = None) -> dict[str, int]:
-        """``turbo ls --filter=...//`` selects nothing, so a change owned by ``//`` (a root
-        file) reaches no package; turbo.json and ``globalDependencies`` are global files.
+        """``turbo ls --filter=...X`` as turbo's ``PackageGraph::ancestors`` answers it.
+
+        turbo's graph has two nodes ctxsel calls ``//``: the root *package*, which depends on
+        what the root package.json lists and which a package depends on only by a
+        ``workspace:`` path to the root directory (``named``); and a virtual root, the sink of
+        the edges every package without workspace dependencies gets (``IMPLICIT`` here). Only
+        the first is followed (``declared_rdeps``), so:
+
+        - ``...X`` is X's dependents along declared edges; when the root package is among
+          them (the root depends on X, transitively) it is *every* package, edges or not --
+          also one in a dependency cycle, or one that depends only on itself
+          (``workspace:./``), which no edge leads from (turbo 2.11.11, measured). They are
+          put one step beyond ``//``, where ``--depth`` counts them;
+        - ``...//`` is the packages that declare the root as a dependency, and their
+          dependents: none in most repositories (``turbo ls --filter=...//`` lists nothing).
 
         ``//`` is in the radius, unreported (``reportable``), when it is a root (at 0) or a
-        dependent (the root depends on a package of it): ``Workspace.tests`` still selects its
-        ``//#test``, as ``turbo run test --filter=...//`` and ``--filter=...X`` run it (measured).
+        dependent: ``Workspace.tests`` still selects its ``//#test``, as
+        ``turbo run test --filter=...//`` and ``--filter=...X`` run it (measured).
+        turbo.json and ``globalDependencies`` are global files, not ``//``'s.
         """
-        roots = list(roots)
-        found = graph.rdeps([r for r in roots if r != ROOT_ID], depth)
-        if ROOT_ID in roots and ROOT_ID in graph:
-            found[ROOT_ID] = 0
+        roots = [r for r in roots if r in graph]
+        found = declared_rdeps(graph, [r for r in roots if r != ROOT_ID], depth)
+        if ROOT_ID in found:
+            beyond = found[ROOT_ID] + 1
+            if depth is None or beyond <= depth:
+                for node_id in graph:
+                    found.setdefault(node_id, beyond)
+        if ROOT_ID in roots:
+            for node_id, distance in declared_rdeps(graph, [ROOT_ID], depth).items():
+                if distance < found.get(node_id, distance + 1):
+                    found[node_id] = distance
         return found
 
     def root_package_node(self, graph: BuildGraph) -> str | None:

@@ -23,7 +23,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError
@@ -159,11 +159,17 @@ def read_jsonc(path: Path, tracker: InputTracker) -> dict[str, Any]:
 
 
 def _strict_loader() -> type:
-    """A SafeLoader that rejects a key repeated in one mapping, as pnpm 12 does
-    (``duplicate mapping key: packages``, measured) -- PyYAML would keep the last one."""
+    """A SafeLoader that reads YAML the way pnpm 12 does (pnpm-workspace.yaml, package.yaml):
+    it rejects a key repeated in one mapping (``duplicate mapping key: packages``, measured;
+    PyYAML would keep the last one), and a plain ``y``/``Y``/``n``/``N`` is a boolean, as
+    in YAML 1.1 (measured: ``name: y`` in a package.yaml is no name for pnpm -- another
+    package's ``workspace:*`` on ``y`` does not link it -- while ``name: "y"`` is; PyYAML
+    leaves those four letters strings)."""
     import yaml
 
     class StrictLoader(yaml.SafeLoader):
+        bool_values: ClassVar[dict[str, bool]] = {**yaml.SafeLoader.bool_values, "y": True, "n": False}
+
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
             seen: set[tuple[str, str]] = set()
             for key_node, _ in node.value:
@@ -177,6 +183,7 @@ def _strict_loader() -> type:
                 seen.add(key)
             return super().construct_mapping(node, deep)
 
+    StrictLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^[yYnN]$"), list("yYnN"))
     return StrictLoader
 
 
