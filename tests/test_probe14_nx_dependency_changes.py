@@ -295,3 +295,36 @@ def test_real_nx_gives_the_same_answers(tmp_path):
                       cwd=root, env=env).stdout
             answers.append(set(json.loads(out[out.index("["):])))
         assert tuple(answers) == ctxsel_answers(root), args
+
+
+@pytest.mark.parametrize("builds", ["last", "every"])
+def test_a_long_chain_of_projects_is_followed_without_recursion(tmp_path, builds):
+    """``p0:test`` dependsOn ``^build`` and reads its outputs, down a chain of 3,000 projects.
+    ``last``: only the last project has ``build``, so Nx's dummy tasks look through 2,998
+    projects; ``every``: each ``build`` reads the outputs of the ``build`` below it. Both walks
+    (and the cycle search) used Python recursion: an internal RecursionError. Changing the last
+    project now selects ``p0``'s test."""
+    n = 3000
+    inputs = ["{projectRoot}/**/*", {"dependentTasksOutputFiles": "**/*"}]
+    files = {"nx.json": json.dumps({"targetDefaults": {"test": {"dependsOn": ["^build"], "inputs": inputs},
+                                                       "build": {"dependsOn": ["^build"], "inputs": inputs}}}),
+             "package.json": json.dumps({"name": "root", "private": True})}
+    for i in range(n):
+        targets = {"build": {"command": "echo"}} if builds == "every" or i == n - 1 else {}
+        if i == 0:
+            targets["test"] = {"command": "echo"}
+        project = {"name": f"p{i}", "root": f"libs/p{i}", "targets": targets}
+        if i < n - 1:
+            project["implicitDependencies"] = [f"p{i + 1}"]
+        files[f"libs/p{i}/project.json"] = json.dumps(project)
+    root = write_tree(tmp_path / "ws", files)
+    run_git(root, "init", "-q", "-b", "main")
+    run_git(root, "add", "-A")
+    run_git(root, "commit", "-qm", "workspace")
+    (root / f"libs/p{n - 1}/index.ts").write_text("export const x = 1;\n")
+    run_git(root, "add", "-A")
+    run_git(root, "commit", "-qm", "change")
+    proc = run_cli("--repo", str(root), "--source", "static", "--no-cache", "-q", "tests",
+                   "--base", "HEAD~1", "--head", "HEAD", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["tests"] == ["p0"]

@@ -37,7 +37,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator
 
 from ctxsel import safepickle
 from ctxsel.adapters.base import Adapter
@@ -730,25 +730,52 @@ class TaskSelection:
 
         reached_memo: dict[tuple[str, str], bool] = {}
 
-        def reached(task: tuple[str, str]) -> bool:
-            """Touched, or carried to through the outputs of a task it dependsOn that was reached."""
-            if task not in reached_memo:
-                reached_memo[task] = False  # a dependsOn cycle ends here
-                inputs = self.task_inputs(*task)
-                found = touched(task)
-                if not found and inputs.dep_outputs:
-                    below = self.task_dependencies(task)
-                    if inputs.transitive_outputs:
-                        seen, stack = set(below), list(below)
-                        while stack:
-                            for more in self.task_dependencies(stack.pop()):
-                                if more not in seen:
-                                    seen.add(more)
-                                    stack.append(more)
-                        below = sorted(seen)
-                    found = any(reached(t) for t in below)
-                reached_memo[task] = found
-            return reached_memo[task]
+        def below(task: tuple[str, str]) -> list[tuple[str, str]]:
+            """The tasks whose outputs ``task`` reads (none without a dependentTasksOutputFiles input)."""
+            inputs = self.task_inputs(*task)
+            if not inputs.dep_outputs:
+                return []
+            direct = self.task_dependencies(task)
+            if not inputs.transitive_outputs:
+                return direct
+            seen, stack = set(direct), list(direct)
+            while stack:
+                for more in self.task_dependencies(stack.pop()):
+                    if more not in seen:
+                        seen.add(more)
+                        stack.append(more)
+            return sorted(seen)
+
+        def reached(start: tuple[str, str]) -> bool:
+            """Touched, or carried to through the outputs of a task it dependsOn that was reached.
+            Depth first and iterative (a chain of 3,000 ``^build`` tasks must not overflow the
+            stack); a task being decided counts as not reached, so a dependsOn cycle ends there."""
+            frames: list[tuple[tuple[str, str], Iterator[tuple[str, str]]]] = []
+            result: bool | None = None  # the answer for the task just decided, for its caller
+
+            def enter(task: tuple[str, str]) -> bool | None:
+                if task in reached_memo:
+                    return reached_memo[task]
+                reached_memo[task] = touched(task)
+                if reached_memo[task]:
+                    return True
+                frames.append((task, iter(below(task))))
+                return None
+
+            result = enter(start)
+            while frames:
+                task, pending = frames[-1]
+                if result:
+                    reached_memo[task] = True
+                    frames.pop()
+                    continue
+                nxt = next(pending, None)
+                if nxt is None:
+                    frames.pop()
+                    result = False
+                else:
+                    result = enter(nxt)
+            return reached_memo[start]
 
         return {project for project in projects if reached((project, target))}
 

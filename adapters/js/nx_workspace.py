@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from ctxsel.cache import CACHE_DIR, InputTracker
 from ctxsel.errors import Location, ParseError
@@ -642,12 +642,9 @@ def task_dependencies(depends_on: Any, project: str, dependencies_of: Callable[[
     Edge = tuple[str, str, str]  # (kind, project, target): kind "" for a real task
     root: Edge = ("\0root", project, "")
     edges: dict[Edge, list[Edge]] = {root: []}
-    seen: set[tuple[Edge, str]] = set()
 
-    def process(task: Edge, derive: str) -> None:
-        if (task, derive) in seen:
-            return
-        seen.add((task, derive))
+    def expand(task: Edge, derive: str) -> Iterator[tuple[Edge, str]]:
+        """Fill ``edges[task]``; yield each dummy (and the project it derives from) to expand next."""
         for upstream, name, candidates in configs:
             if not upstream:
                 edges[task] += [("", p, name) for p in candidates if has_target(p, name)]
@@ -659,46 +656,66 @@ def task_dependencies(depends_on: Any, project: str, dependencies_of: Callable[[
                     dummy = (_DUMMY, dep, name)
                     edges[task].append(dummy)
                     edges.setdefault(dummy, [])
-                    process(dummy, dep)
+                    yield dummy, dep
 
-    process(root, project)
+    # depth first, iteratively: a chain of 3,000 projects without the target must not
+    # overflow the stack (each dummy is expanded before the next edge of its parent)
+    seen: set[tuple[Edge, str]] = {(root, project)}
+    stack = [expand(root, project)]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+        elif step not in seen:
+            seen.add(step)
+            stack.append(expand(*step))
     cycles = _find_cycles(edges) if len(edges) > 1 else set()
-
-    def real(edge: Edge, visited: set[Edge]) -> list[Edge]:
-        if edge in visited:
-            return []
-        if edge[0] != _DUMMY:
-            return [edge]
-        visited.add(edge)
-        return [] if edge in cycles else [r for e in edges[edge] for r in real(e, visited)]
-
-    found = [r for e in edges[root] for r in real(e, {root})]
+    # the real tasks the root reaches, dummies replaced by what they reach (in order)
+    found: list[Edge] = []
+    visited: set[Edge] = {root}
+    pending = [iter(edges[root])]
+    while pending:
+        edge = next(pending[-1], None)
+        if edge is None:
+            pending.pop()
+        elif edge[0] != _DUMMY:
+            found.append(edge)
+        elif edge not in visited:
+            visited.add(edge)
+            if edge not in cycles:
+                pending.append(iter(edges[edge]))
     return list(dict.fromkeys((p, t) for _, p, t in found))
 
 
 def _find_cycles(edges: dict[Any, list[Any]]) -> set[Any]:
-    """Nx's ``findCycles``: from each task in order, the DFS path to the first cycle it meets
-    (the path's start included, as Nx marks it), sharing one visited set."""
+    """Nx's ``findCycles``: from each task in order, the depth-first path to the first cycle it
+    meets (the path's start included, as Nx marks it), sharing one visited set. Iterative."""
     visited: set[Any] = set()
     cycles: set[Any] = set()
-
-    def find(node: Any, path: list[Any]) -> list[Any] | None:
-        if node in visited:
-            return None
-        visited.add(node)
-        for dep in edges.get(node, ()):
-            if dep in path:
-                return [*path, dep]
-            cycle = find(dep, [*path, dep])
-            if cycle:
-                return cycle
-        return None
-
-    for node in list(edges):
-        cycle = find(node, [node])
-        if cycle:
-            cycles.update(cycle)
+    for start in list(edges):
+        if start in visited:
+            continue
+        visited.add(start)
+        path, on_path = [start], {start}
+        pending = [iter(edges.get(start, ()))]
+        while pending:
+            dep = next(pending[-1], _NO_EDGE)
+            if dep is _NO_EDGE:
+                pending.pop()
+                on_path.discard(path.pop())
+            elif dep in on_path:
+                cycles.update(path)
+                cycles.add(dep)
+                break
+            elif dep not in visited:
+                visited.add(dep)
+                path.append(dep)
+                on_path.add(dep)
+                pending.append(iter(edges.get(dep, ())))
     return cycles
+
+
+_NO_EDGE = object()
 
 
 @dataclass(frozen=True)
