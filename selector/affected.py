@@ -52,6 +52,8 @@ class ChangeSet:
     #: (``Adapter.root_package_node``: Turborepo's ``//``); their files are in ``reasons``.
     #: Not in ``nodes``: only their own tests are selected (``Workspace.tests_for_change``)
     hidden: list[str] = field(default_factory=list)
+    #: the change is git's index against HEAD (``--staged``): its new side is the index, not the working tree
+    staged: bool = False
 
     def as_json(self) -> dict:
         return {
@@ -231,6 +233,7 @@ def change_set(
         base_rev=changes.base_rev,
         head_rev=changes.head_rev,
         warnings=warnings,
+        staged=changes.staged,
     )
 
 

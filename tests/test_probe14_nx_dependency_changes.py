@@ -328,3 +328,17 @@ def test_a_long_chain_of_projects_is_followed_without_recursion(tmp_path, builds
                    "--base", "HEAD~1", "--head", "HEAD", "--format", "json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["tests"] == ["p0"]
+
+
+def test_a_staged_root_manifest_change_is_read_from_the_index(tmp_path):
+    """``--staged`` (a pre-commit hook): the root package.json's new side is what is staged. A
+    removed devDependency staged, then put back in the working tree only, still touches every
+    project (old: the working tree was read, which showed no change)."""
+    root = make_repo(tmp_path / "ws", "{}", "root scripts changed")
+    original = (root / "package.json").read_text()
+    CHANGES["root devDependency removed"](root)
+    run_git(root, "add", "package.json")
+    (root / "package.json").write_text(original)
+    proc = run_cli("--repo", str(root), "--source", "static", "--no-cache", "-q", "tests", "--staged", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert set(json.loads(proc.stdout)["tests"]) == EXPECTED[("{}", "root devDependency removed")][1]

@@ -410,8 +410,7 @@ class NxAdapter(Adapter):
         """What the root package.json's change over the change set's git range names
         (``root_manifest_touched``): projects, or None for "every npm dependency moved".
 
-        The new side is ``head_rev``, or the working tree without one (a staged change is read
-        from the working tree too: the change set does not say it was staged)."""
+        The new side is ``head_rev``, git's index for a staged change, else the working tree."""
         from ctxsel.affected import _contents_at
         from ctxsel.changes import DELETED
 
@@ -420,7 +419,8 @@ class NxAdapter(Adapter):
         for f in changes.files:
             if f.path == ROOT_MANIFEST and f.status != DELETED:
                 return root_manifest_touched(_contents_at(self.root, changes.base_rev, f.old_path or f.path),
-                                             _contents_at(self.root, changes.head_rev, f.path), set(graph))
+                                             _contents_at(self.root, ":" if changes.staged else changes.head_rev, f.path),
+                                             set(graph))
         return set()
 
     def manifest_patterns(self) -> tuple[str, ...]:
