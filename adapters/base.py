@@ -234,6 +234,10 @@ class Adapter(ABC):
     #: count both; pnpm's ``[ref]`` filter only the destination (its ``git diff`` shows
     #: the new name alone), so the pnpm adapter sets this to False.
     rename_counts_old_path: ClassVar[bool] = True
+    #: whether a change that removes a node (its file and owner deleted) changes the
+    #: node's former dependents; Turborepo maps changed paths through the head revision's
+    #: packages only, so a deleted package changes none of them
+    removed_owner_changes_dependents: ClassVar[bool] = True
 
     def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
         """Nodes a *change* to ``path`` affects directly (the roots of its blast radius).

@@ -201,7 +201,7 @@ def change_set(
             ids = adapter.nodes_for_changed_file(before, path)
             credit([i for i in ids if i in graph], why)
             removed = [i for i in ids if i not in graph]
-            if removed:
+            if removed and adapter.removed_owner_changes_dependents:
                 # The owner went away with the file: whoever depended on it is now changed.
                 credit(_surviving_dependents(before, graph, removed), f"{why}, via removed {', '.join(removed)}")
             if deleted and removed and len(removed) == len(ids) and _packages_gone(before, live_packages, removed):

@@ -7,6 +7,7 @@ skip is visible in pytest's summary (``-ra``) rather than silently green.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -54,3 +55,20 @@ def run(argv: list[str], cwd: Path, timeout: float = 300, check: bool = True, en
     if check and proc.returncode != 0:
         raise AssertionError(f"{argv} exited {proc.returncode}\nstdout:{proc.stdout[-2000:]}\nstderr:{proc.stderr[-2000:]}")
     return proc
+
+
+def nx_affected(tool: str, root: Path, state: Path, *extra: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """``nx show projects --affected --base=HEAD~1 --head=HEAD [extra] --json`` on ``root``, offline,
+    without the daemon, with its workspace data in ``state`` (one directory per workspace: Nx
+    keys its cache by workspace, and a shared one can answer for the previous fixture)."""
+    from ctxsel.adapters.js.nx import node_path_env
+
+    env = {"NX_WORKSPACE_DATA_DIRECTORY": str(state / "wd"), "NX_CACHE_DIRECTORY": str(state / "cache"),
+           "NX_WORKSPACE_ROOT_PATH": str(root), "NX_DAEMON": "false", **node_path_env(tool, root, None)}
+    return run([tool, "show", "projects", "--affected", "--base=HEAD~1", "--head=HEAD", *extra, "--json"],
+               cwd=root, env=env, check=check)
+
+
+def nx_projects(out: str) -> set[str]:
+    """The project names of ``nx show projects --json`` output (Nx may print notes before it)."""
+    return set(json.loads(out[out.index("["):]))

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, run_git, write_tree
 from ctxsel.adapters.js.nx_workspace import expand_task_inputs, task_dependencies
-from oracles import require, run
+from oracles import nx_affected, nx_projects, require
 
 
 def pkg(name: str, deps: tuple[str, ...] = (), scripts: tuple[str, ...] = ("test",), nx: dict | None = None) -> str:
@@ -280,20 +280,13 @@ def test_caret_inputs_read_the_configuration_of_dependencies(tmp_path, variant):
 @pytest.mark.oracle
 def test_real_nx_gives_the_same_answers(tmp_path):
     tool = require("nx")
-    from ctxsel.adapters.js.nx import node_path_env
 
     cases: list[tuple[Callable[..., Path], tuple[str, ...]]] = [(make_repo, key) for key in sorted(EXPECTED)]
     cases += [(make_depends_on_repo, (variant,)) for variant in sorted(DEPENDS_ON)]
     cases += [(make_config_repo, (variant,)) for variant in sorted(TEST_INPUTS)]
     for n, (make, args) in enumerate([*cases, (make_cycle_repo, ())]):
         root = make(tmp_path / f"ws{n}", *args)
-        env = {"NX_WORKSPACE_DATA_DIRECTORY": str(tmp_path / "state" / "wd"), "NX_CACHE_DIRECTORY": str(tmp_path / "state" / "cache"),
-               "NX_WORKSPACE_ROOT_PATH": str(root), "NX_DAEMON": "false", **node_path_env(tool, root, None)}
-        answers = []
-        for extra in ([], ["-t", "test"]):
-            out = run([tool, "show", "projects", "--affected", "--base=HEAD~1", "--head=HEAD", *extra, "--json"],
-                      cwd=root, env=env).stdout
-            answers.append(set(json.loads(out[out.index("["):])))
+        answers = [nx_projects(nx_affected(tool, root, tmp_path / f"state{n}", *extra).stdout) for extra in ([], ["-t", "test"])]
         assert tuple(answers) == ctxsel_answers(root), args
 
 

@@ -21,7 +21,7 @@ from ctxsel.cache import InputTracker, ensure_cache_dir
 from ctxsel.errors import Location, ToolError, UnknownTargetError, UserError
 from ctxsel.graph import BuildGraph
 
-from .labels import PACKAGE_GROUP, LabelError, parse_label, workspace_name
+from .labels import BUILD_NAMES, PACKAGE_GROUP, LabelError, parse_label, valid_package_name, workspace_name
 
 GLOBAL_FILES = ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", ".bazelrc", ".bazelversion")
 #: graph warnings that mean targets may be missing (tool mode's partial query, static mode's lost statements)
@@ -203,8 +203,8 @@ class BazelAdapter(Adapter):
         if owners:
             return owners
         name = path.rsplit("/", 1)[-1]
-        if name in ("BUILD", "BUILD.bazel"):
-            return graph.nodes_in_package(path.rsplit("/", 1)[0] if "/" in path else "")
+        if self.is_build_file(path):
+            return graph.nodes_in_package(path.rpartition("/")[0])
         if name.endswith(".bzl"):
             if self.loaded_by_workspace(path):
                 return sorted(self.reportable_ids(graph))
@@ -212,11 +212,11 @@ class BazelAdapter(Adapter):
             if not ids:
                 self.warnings.append(f"{path}: no BUILD file loads this .bzl file")
             return ids
+        target = self._file_target(graph, path)
+        if target:
+            return [target]
         package = self.package_of(graph, path)
         if package is not None:
-            producer = self._output_index(graph).get(f"//{package}:{path[len(package):].lstrip('/')}")
-            if producer:
-                return [producer]
             ids = graph.nodes_in_package(package)
             if ids and path != package and not (self.root / path).is_dir():
                 self.warnings.append(
@@ -284,7 +284,7 @@ class BazelAdapter(Adapter):
         an unreferenced file is empty, unlike ``nodes_for_file``'s package fallback.
         """
         name = path.rsplit("/", 1)[-1]
-        if name in ("BUILD", "BUILD.bazel"):
+        if self.is_build_file(path):
             return graph.nodes_in_package(path.rpartition("/")[0])
         if name.endswith(".bzl"):
             if self.loaded_by_workspace(path):
@@ -293,9 +293,35 @@ class BazelAdapter(Adapter):
         owners = graph.owners_of_file(path)
         if owners:
             return owners
+        target = self._file_target(graph, path)
+        return [target] if target else []
+
+    def is_build_file(self, path: str) -> bool:
+        """Whether ``path`` is the file Bazel reads for its directory's package.
+
+        A ``BUILD`` next to a ``BUILD.bazel`` is not (Bazel reads only ``BUILD.bazel``), nor
+        is one in a directory that can be no package (``café/BUILD``): both are plain
+        source files, whose change reaches only the rules listing them (``rdeps`` of the
+        file, measured with 4.2.3), where ctxsel changed every rule of the package.
+        """
+        directory, _, name = path.rpartition("/")
+        if name not in BUILD_NAMES or not valid_package_name(directory):
+            return False
+        return name == BUILD_NAMES[0] or not (self.root / directory / BUILD_NAMES[0]).is_file()
+
+    def _file_target(self, graph: BuildGraph, path: str) -> str | None:
+        """The rule the file's label ``//pkg:rel/path`` names, when one does: a rule of
+        that name (``filegroup(name = "a.txt")`` next to a source ``a.txt``: Bazel gives the
+        label to the rule, so ``srcs = ["a.txt"]`` and ``rdeps(//..., p/a.txt)`` both mean
+        the rule, measured with 4.2.3), else the rule generating that output. No rule lists
+        such a file as a source, so ctxsel found no owner and answered nothing."""
         package = self.package_of(graph, path)
-        producer = self._output_index(graph).get(f"//{package}:{path[len(package):].lstrip('/')}") if package is not None else None
-        return [producer] if producer else []
+        if package is None:
+            return None
+        label = f"//{package}:{path[len(package):].lstrip('/')}"
+        if label in graph and not graph.node(label).external:
+            return label
+        return self._output_index(graph).get(label)
 
     def manifest_patterns(self) -> tuple[str, ...]:
         """What the static loader reads: BUILD/.bzl/WORKSPACE/MODULE files (sources only as paths, for globs)."""

@@ -15,6 +15,8 @@ from typing import Container
 from ctxsel.cache import InputTracker
 
 
+#: the file names of a package's BUILD file; Bazel reads the first one present
+BUILD_NAMES = ("BUILD.bazel", "BUILD")
 #: the kind of ``package_group`` targets: not rules, but graph nodes, because bazel query
 #: follows ``visibility`` to them (here, not in starlark_values, to keep CLI start light)
 PACKAGE_GROUP = "package_group"
@@ -52,7 +54,7 @@ def parse_label(text: str, current_package: str = "", main_repo_name: str = "") 
     ``@//pkg:name`` and ``@repo`` (= ``@repo//:repo``). ``@<main workspace name>//``
     means the main repository, as Bazel's repository mapping does.
     """
-    s = text.strip()
+    s = text  # not stripped: Bazel keeps "a.txt " as a target name of its own
     if not s:
         raise LabelError("empty label")
     repo = ""
@@ -81,14 +83,68 @@ def parse_label(text: str, current_package: str = "", main_repo_name: str = "") 
         package, name = current_package, s[1:]
     else:
         package, name = current_package, s
-    package = package.strip("/")
-    if not name or name.startswith("/") or ":" in name:
-        raise LabelError(f"invalid label {text!r}")
-    if "\\" in name or any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
-        # Bazel 4.2.3: "target names may not contain '\\'" / "... non-printable characters";
-        # a glob() matching such a file fails the package
-        raise LabelError(f"invalid label {text!r}: target names may not contain '\\' or non-printable characters")
+    problem = _package_error(package) or _target_error(name)
+    if problem:
+        raise LabelError(f"invalid label {text!r}: {problem}")
     return Label(repo, package, name)
+
+
+def _package_error(package: str) -> str | None:
+    """Bazel 4.2.3's LabelValidator.validatePackageName, as its messages say it.
+
+    ctxsel used to strip slashes, so ``//p/:a.txt`` (refused: "package names may not end
+    with '/'") was an edge to ``p/a.txt``."""
+    if package.startswith("/"):
+        return "package names may not start with '/'"
+    if package.endswith("/"):
+        return "package names may not end with '/'"
+    if "//" in package:
+        return "package names may not contain '//' path separators"
+    if not valid_package_name(package):
+        return "package names may contain only printable 7-bit ASCII except ':' and '\\', and no '.'-only component"
+    return None
+
+
+def _target_error(name: str) -> str | None:
+    """Bazel 4.2.3's LabelValidator.validateTargetName (measured messages).
+
+    ctxsel took ``./a.txt`` or ``d/../a.txt`` as file names, and stripped ``"a.txt\\r"`` (a
+    CRLF BUILD file) or ``" a.txt"`` into ``a.txt``: edges Bazel does not have. A glob()
+    matching a file whose name Bazel refuses fails the package too."""
+    if not name:
+        return "empty target name"
+    if name.startswith("/"):
+        return "target names may not start with '/'"
+    if name.endswith("/"):
+        return "target names may not end with '/'"
+    if "//" in name:
+        return "target names may not contain '//' path separators"
+    if ":" in name:
+        return "target names may not contain ':'"
+    segments = name.split("/")
+    if ".." in segments:
+        return "target names may not contain up-level references '..'"
+    if "." in segments:
+        return "target names may not contain '.' as a path segment"
+    if name.endswith("\r"):
+        return "target names may not end with carriage returns"
+    if "\\" in name or any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
+        return "target names may not contain '\\' or non-printable characters"
+    return None
+
+
+def valid_package_name(package: str) -> bool:
+    """Whether Bazel 4.2.3 accepts ``package`` (a directory path) as a package name.
+
+    Its LabelValidator allows only printable 7-bit ASCII except ``\\`` and no component
+    made of dots alone; target names may hold any byte >= 0x80. A directory such as
+    ``café/`` or ``中文/sub/`` is therefore no package even with a BUILD file (measured:
+    ``//...`` skips it, a parent package's ``glob(["**"])`` lists ``café/BUILD`` as a file
+    and ``//:café/é.txt`` is a valid label), where ctxsel made it one.
+    """
+    if any(not (" " <= ch <= "~") or ch == "\\" for ch in package):
+        return False
+    return not any(part and part.strip(".") == "" for part in package.split("/"))
 
 
 def subpackage_crossed(package: str, name: str, packages: Container[str]) -> str | None:

@@ -305,6 +305,24 @@ def _canon(label: str, main_repo_name: str) -> str:
         return label
 
 
+def undo_latin1(text: str) -> str:
+    """The real text of a query output whose non-ASCII labels are mojibake.
+
+    Bazel 4.2.3 reads file names and BUILD files as latin-1 and writes each of those
+    "characters" to ``--output=xml`` (and proto) as UTF-8, so ``//cafe:é.txt`` arrives as
+    ``//cafe:Ã©.txt`` (``--output=label`` writes the raw bytes and is right). ctxsel then
+    printed the mojibake and never matched the file ``cafe/é.txt`` to its rules. Output
+    that is already real text fails the round trip (a lone ``é`` is no UTF-8, CJK is no
+    latin-1) and is kept.
+    """
+    if text.isascii():
+        return text
+    try:
+        return text.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return text
+
+
 def load_query_output(text: str, source: str, root: str, main_repo_name: str = "", fmt: str | None = None,
                       default_visibility: dict[str, list[str]] | None = None) -> BuildGraph:
     if fmt is None:
@@ -312,6 +330,7 @@ def load_query_output(text: str, source: str, root: str, main_repo_name: str = "
             fmt = sniff_format(text)
         except ValueError:
             raise ParseError("expected the output of bazel query --output=xml or --output=streamed_jsonproto", Location(source, 1)) from None
+    text = undo_latin1(text)
     targets = parse_xml(text, source) if fmt == "xml" else parse_streamed_jsonproto(text, source)
     return graph_from_targets(targets, root, main_repo_name, default_visibility)
 

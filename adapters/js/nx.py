@@ -22,6 +22,10 @@ confined to ``compilerOptions.paths`` touches only the projects the changed mapp
 into (``root_tsconfig_touched``). Tests are chosen per *task* from the
 ``test`` target's inputs (``TaskSelection``: namedInputs, targetDefaults, ``^production``,
 ``!`` patterns, ``dependentTasksOutputFiles``), unless nx.json says ``affected.legacy``.
+A lockfile change touches every project, unless ``projectsAffectedByDependencyUpdates`` is
+``"auto"``: then only the npm packages whose locked versions moved count, and the projects
+that declare or import them (through the packages depending on them) are touched
+(``moved_packages``, ``users_of``; npm, pnpm and yarn 1 lockfiles).
 
 Not known statically: targets and edges that Nx plugins listed in nx.json ``plugins``
 infer (``@nx/jest/plugin`` adding ``test``, ...) -- a warning says so when plugins exist --
@@ -50,7 +54,7 @@ from ctxsel.graph import IMPLICIT, BuildGraph, Node
 if TYPE_CHECKING:  # the parsing modules load when a graph is built, not on every CLI start
     from ctxsel.affected import ChangeSet
     from .nx_imports import FileImports
-    from .nx_workspace import NxProject, NxWorkspace, TaskInputs
+    from .nx_workspace import NpmPackages, NxProject, NxWorkspace, TaskInputs
 
     PackageOf = Callable[[BuildGraph, str], "str | None"]
 
@@ -63,7 +67,7 @@ TOOL_TIMEOUT = 300.0
 #: project configuration files Nx 24 globs for (its default plugins' ``createNodes`` patterns)
 PROJECT_CONFIG_FILES = ("package.json", "project.json")
 #: bump when the inputs kept in node meta change shape (part of the graph cache key)
-INPUTS_META_FORMAT = 1
+INPUTS_META_FORMAT = 2
 #: the root manifest, whose dependency changes Nx reads over a git range (``root_manifest_touched``)
 ROOT_MANIFEST = "package.json"
 #: lockfiles whose change affects every project (Nx's AUTO_AFFECTED_LOCK_FILES)
@@ -141,6 +145,8 @@ class NxAdapter(Adapter):
             )
         graph = BuildGraph(self.name, str(self.root))
         file_set = set(ws.files)
+        externals: dict[str, set[str]] = {}
+        file_edges = self._file_edges(ws, tracker, externals)
         for project in ws.projects.values():
             targets = sorted(t for t in project.targets if target_runnable(project, t, ws.nx_json, ws.projects))
             graph.add_node(Node(
@@ -153,6 +159,7 @@ class NxAdapter(Adapter):
                     "targets": targets,
                     "has_test": "test" in targets,
                     "package_name": (project.manifest or {}).get("name"),
+                    "externals": sorted(externals.get(project.name, ())),
                     **_inputs_meta(
                         {t: target_inputs(project, t, ws.nx_json, ws.projects) for t in targets}, project.named_inputs,
                         {t: target_depends_on(project, t, ws.nx_json, ws.projects) for t in targets},
@@ -168,7 +175,6 @@ class NxAdapter(Adapter):
                     Location(where, _line_of(self.root / where, bad[0], tracker)),
                     hint="Nx refuses this workspace too ('implicitDependencies point to non-existent project(s)')",
                 )
-        file_edges = self._file_edges(ws, tracker)
         removed: dict[str, set[str]] = {}
         implicit: list[tuple[str, str]] = []
         for name in ws.projects:
@@ -184,11 +190,15 @@ class NxAdapter(Adapter):
             graph.add_edge(source, target, IMPLICIT)
         return graph
 
-    def _file_edges(self, ws: NxWorkspace, tracker: InputTracker) -> dict[tuple[str, str], set[str]]:
-        """Edges Nx derives from files: package.json dependencies and source imports."""
+    def _file_edges(self, ws: NxWorkspace, tracker: InputTracker,
+                    externals: dict[str, set[str]] | None = None) -> dict[tuple[str, str], set[str]]:
+        """Edges Nx derives from files: package.json dependencies and source imports.
+        ``externals`` gains, per project, the npm package names those name that no project is
+        (Nx's edges to ``npm:`` nodes, which the lockfile decides exist: ``NpmPackages.closure``)."""
         from .nx_resolve import ProjectLocator
         from .nx_workspace import read_jsonc
 
+        npm = externals if externals is not None else {}
         config = js_plugin_config(ws.nx_json, ws.root_manifest)
         # Nx reads compilerOptions.paths from the root tsconfig itself, ignoring "extends"
         tsconfig = None
@@ -210,7 +220,10 @@ class NxAdapter(Adapter):
                     continue
                 manifest_path = "package.json" if project.root == "." else f"{project.root}/package.json"
                 for dep, spec in _declared_dependencies(manifest).items():
-                    add(project.name, locator.project_of_dependency(manifest_path, dep, spec), STATIC)
+                    target = locator.project_of_dependency(manifest_path, dep, spec)
+                    add(project.name, target, STATIC)
+                    if target is None:
+                        npm.setdefault(project.name, set()).add(dep)
         if config["analyzeSourceFiles"]:
             root_project = locator.project_of_path(".") if "." in {p.root for p in ws.projects.values()} else None
             cache = ImportCache.open(self.root, self.options.use_cache)
@@ -226,6 +239,8 @@ class NxAdapter(Adapter):
                 for kind, specifiers in ((STATIC, found.static), (DYNAMIC, found.dynamic)):
                     for spec in specifiers:
                         target = locator.project_of_import(spec, rel, source)
+                        if target is None and (package := npm_package_of(spec)):
+                            npm.setdefault(source, set()).add(package)
                         # Nx drops import edges into the root project unless they start there
                         if target is not None and target == root_project and source != root_project:
                             continue
@@ -251,7 +266,13 @@ class NxAdapter(Adapter):
         for rel in ws.files:
             if rel.endswith(MODULE_EXTENSIONS) or rel.startswith("tsconfig"):
                 tracker.note(self.root / rel)
-        return graph_from_nx_json(data, self.name, str(self.root))
+        graph = graph_from_nx_json(data, self.name, str(self.root))
+        # ``nx graph --file`` leaves npm nodes out: what each project declares stands in for
+        # its edges to them (imports of undeclared packages are not known here)
+        for project in ws.projects.values():
+            if project.name in graph and project.manifest:
+                graph.node(project.name).meta["externals"] = sorted(_declared_dependencies(project.manifest))
+        return graph
 
     def _run_nx_graph(self) -> dict[str, Any]:
         tool = self.find_tool()
@@ -301,6 +322,56 @@ class NxAdapter(Adapter):
     def test_command(self, tests: list[str]) -> list[str]:
         return ["nx", "run-many", "-t", "test", "-p", ",".join(tests)]
 
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+        """Nx refuses to run (or select) a ``test`` task whose ``externalDependencies`` input names
+        a package no external node stands for: measured, ``nx affected -t test`` and the run
+        fail with "The externalDependency 'x' for 'b:test' could not be found" -- for a package
+        missing from the lockfile, and for every package when there is no lockfile."""
+        pending = self.__dict__.pop("_affected_warnings", [])
+        return list(dict.fromkeys([*self.unlocked_pins(graph, tests), *pending]))
+
+    def unlocked_pins(self, graph: BuildGraph, tests: Iterable[str]) -> list[str]:
+        """A warning for each ``externalDependencies`` entry of these projects' ``test`` tasks
+        that names a package the lockfile does not lock (``test_command_warnings``)."""
+        locked = self.locked_packages()
+        if locked is None:
+            return []
+        selection = self.task_selection(graph)
+        out: list[str] = []
+        for project in tests:
+            try:
+                pinned = selection.task_inputs(project, "test").pinned_externals
+            except InvalidInputsError:
+                continue
+            for name in pinned:
+                if name not in locked:
+                    where, line = _input_location(self.root, selection.root_of(project), name)
+                    out.append(f"{where}{f':{line}' if line else ''}: nx fails on {project}:test: its externalDependencies "
+                               f"input names {name!r}, which the lockfile does not lock (\"The externalDependency "
+                               f"'{name}' for '{project}:test' could not be found\")")
+        return out
+
+    def locked_packages(self) -> "set[str] | None":
+        """The npm package names Nx has external nodes for: those of the lockfile of the package
+        manager it detects (bun, pnpm, yarn, npm, in that order); none without one; None when
+        ctxsel cannot read it (bun, yarn berry, a broken file)."""
+        from .nx_workspace import NPM_LOCKFILES, NpmUnreadable
+
+        if (self.root / "bun.lockb").exists() or (self.root / "bun.lock").exists():
+            return None
+        for lockfile in NPM_LOCKFILES:
+            try:
+                text = read_text(self.root / lockfile)
+            except FileNotFoundError:
+                continue
+            except OSError:
+                return None
+            try:
+                return set(self.npm_packages(lockfile, text).fingerprints)
+            except NpmUnreadable:
+                return None
+        return set()
+
     def cache_key(self) -> str:
         """Graphs cached before nodes carried their targets' inputs must not be reused."""
         return super().cache_key() + f"-inputs{INPUTS_META_FORMAT}"
@@ -321,9 +392,26 @@ class NxAdapter(Adapter):
         """One ``TaskSelection`` per graph (a change set asks it once per file)."""
         cached = getattr(self, "_task_selection", None)
         if cached is None or cached.graph is not graph:
+            self.check_input_entries(graph)
             cached = TaskSelection(graph, self.nx_json(), self.package_of)
             self._task_selection = cached
         return cached
+
+    def check_input_entries(self, graph: BuildGraph) -> None:
+        """ParseError for a target ``inputs`` entry Nx's native code refuses (``input_entry_valid``):
+        Nx then answers no affected question at all, whatever changed."""
+        from .nx_workspace import input_entry_valid
+
+        for node in graph.nodes():
+            for target, inputs in sorted((node.meta.get("inputs") or {}).items()):
+                for entry in inputs if isinstance(inputs, list) else ():
+                    if not input_entry_valid(entry):
+                        text = json.dumps(entry)
+                        key = next(iter(entry), "inputs") if isinstance(entry, dict) else "inputs"
+                        where, line = _input_location(self.root, str(node.meta.get("root") or "."), key)
+                        raise ParseError(f"inputs of {node.id}:{target}: {text} is no input Nx takes "
+                                         "(a string, or an object such as {\"fileset\": \"...\"}, "
+                                         "{\"externalDependencies\": [...]})", Location(where, line))
 
     def ignored_change(self, path: str) -> bool:
         """Whether Nx drops ``path`` from a change: it filters changed files (``--files`` and git
@@ -380,7 +468,10 @@ class NxAdapter(Adapter):
         lockfile, a dependency removed from the root package.json -- select every task not
         pinning its ``externalDependencies``; a root package.json dependency added or changed
         selects the tasks of the project of that name; with ``projectsAffectedByDependencyUpdates``
-        a list, a lockfile change selects the tasks of the projects it lists (measured).
+        a list, a lockfile change selects the tasks of the projects it lists; with ``"auto"``,
+        a lockfile change that moved some package selects every task hashing every package (no
+        ``externalDependencies``) or one that moved, and none when it moved no package (measured).
+        Nx reads every test task's inputs first and fails on one it cannot read: so does ctxsel.
         """
         from .nx_workspace import _js_truthy
 
@@ -390,21 +481,44 @@ class NxAdapter(Adapter):
                                 and _js_truthy(nx_json["affected"].get("legacy"))):
             return None
         tests = [n.id for n in graph.nodes() if n.meta.get("has_test")]
+        # nx affected -t test hashes every test task, and fails on any of them it cannot hash
+        # (measured: a change outside b, b's test pinning an unlocked package): said once the
+        # selection's own warnings are asked for (``test_command_warnings``)
+        self._affected_warnings = self.unlocked_pins(graph, tests)
         paths = [p for f in changes.files for p in (f.path, f.old_path) if p and not self.ignored_change(p)]
         selection = self.task_selection(graph)
         updates = dependency_updates(nx_json)
         lockfiles = [g for g in changes.global_files if g in LOCKFILES]
-        if (len(lockfiles) < len(changes.global_files) or (lockfiles and updates == "auto")
-                or any(self.config_gone(p) for p in paths)):
-            return sorted(tests)
-        named = self.root_manifest_change(graph, changes)
-        always = set(named or ())
-        if isinstance(updates, list) and any(p in LOCKFILES for p in paths):
-            always |= selection.dependency_update_projects
         try:
-            return sorted(selection.affected(tests, paths, "test", always=always, npm_changed=named is None or bool(lockfiles)))
+            selection.check_inputs(tests, "test")
+            if len(lockfiles) < len(changes.global_files) or any(self.config_gone(p) for p in paths):
+                return sorted(tests)
+            named = self.root_manifest_change(graph, changes)
+            always = set(named or ())
+            if isinstance(updates, list) and any(p in LOCKFILES for p in paths):
+                always |= selection.dependency_update_projects
+            moved, packages = self.lockfile_moves(changes) if updates == "auto" and not lockfiles else (frozenset(), None)
+            return sorted(selection.affected(tests, paths, "test", always=always, npm_changed=named is None or bool(lockfiles),
+                                             npm_moved=moved, npm_packages=packages))
         except InvalidInputsError as exc:
             raise ParseError(str(exc.args[0]), Location(*_input_location(self.root, exc.args[1], exc.args[2]))) from None
+
+    def lockfile_moves(self, changes: "ChangeSet") -> tuple[frozenset[str], "NpmPackages | None"]:
+        """The npm packages that lockfile changes over the change set's git range moved (``"auto"``,
+        each lockfile narrowed: ``moved_packages``), and the newest lockfile's packages."""
+        from ctxsel.affected import _contents_at
+        from ctxsel.changes import DELETED
+
+        moved: set[str] = set()
+        packages = None
+        for f in changes.files:
+            if f.path in LOCKFILES and f.status != DELETED and changes.base_rev and not self.ignored_change(f.path):
+                after = _contents_at(self.root, ":" if changes.staged else changes.head_rev, f.path)
+                found = self.moved_packages(f.path, _contents_at(self.root, changes.base_rev, f.old_path or f.path), after)
+                if found and after is not None:
+                    moved |= found
+                    packages = self.npm_packages(f.path, after)
+        return frozenset(moved), packages
 
     def root_manifest_change(self, graph: BuildGraph, changes: "ChangeSet") -> set[str] | None:
         """What the root package.json's change over the change set's git range names
@@ -445,12 +559,52 @@ class NxAdapter(Adapter):
         return "tsconfig.base.json" if (self.root / "tsconfig.base.json").is_file() else "tsconfig.json"
 
     def compared_files(self) -> tuple[str, ...]:
-        return (self.root_tsconfig(), ROOT_MANIFEST)
+        """The root tsconfig and package.json; the lockfiles too with ``projectsAffectedByDependencyUpdates:
+        "auto"``, where Nx narrows a lockfile change to the npm packages that moved (``moved_packages``)."""
+        lockfiles = LOCKFILES if dependency_updates(self.nx_json()) == "auto" else ()
+        return (self.root_tsconfig(), ROOT_MANIFEST, *lockfiles)
+
+    def moved_packages(self, lockfile: str, before: str | None, after: str | None) -> frozenset[str] | None:
+        """The npm packages whose locked versions or hashes differ between two versions of
+        ``lockfile`` (Nx's ``changedExternalNodes`` for ``"auto"``); None where Nx takes every
+        package as moved: a side missing or unparsable (Nx warns then), or a changed package no
+        longer locked (it has no external node to start from)."""
+        from .nx_workspace import NpmUnreadable
+
+        if before is None or after is None:
+            return None
+        try:
+            old, new = self.npm_packages(lockfile, before), self.npm_packages(lockfile, after)
+        except NpmUnreadable:
+            return None
+        changed = old.changed(new)
+        return frozenset(changed) if all(name in new.fingerprints for name in changed) else None
+
+    def npm_packages(self, lockfile: str, text: str) -> "NpmPackages":
+        """``read_npm_packages``, once per lockfile text (a change set asks per file and per task)."""
+        from .nx_workspace import read_npm_packages
+
+        cache: dict[tuple[str, str], NpmPackages] = self.__dict__.setdefault("_npm_packages", {})
+        if (lockfile, text) not in cache:
+            cache[(lockfile, text)] = read_npm_packages(lockfile, text)
+        return cache[(lockfile, text)]
+
+    def users_of(self, graph: BuildGraph, packages: "NpmPackages", moved: frozenset[str]) -> set[str]:
+        """The projects whose npm dependencies (declared or imported), followed through the
+        lockfile, reach one of ``moved``: where Nx's reverse walk from the moved external nodes
+        enters the project graph (their dependents follow as for any touched project)."""
+        return {n.id for n in graph.nodes() if moved & packages.closure(n.meta.get("externals") or ())}
 
     def nodes_for_file_versions(self, graph: BuildGraph, path: str, before: str | None, after: str | None) -> list[str] | None:
         """The projects a root tsconfig change over a git range touches (``root_tsconfig_touched``);
         None -- every project, and every test task -- for any other change of it. For the root
         package.json: what owns it plus what its dependency changes name (``root_manifest_touched``)."""
+        if path in LOCKFILES:
+            moved = self.moved_packages(path, before, after) if dependency_updates(self.nx_json()) == "auto" else None
+            if moved is None or after is None:
+                return None
+            return sorted(set(self.nodes_for_changed_file(graph, path))
+                          | self.users_of(graph, self.npm_packages(path, after), moved))
         if path == ROOT_MANIFEST:
             if self.ignored_change(path):
                 return []
@@ -669,6 +823,21 @@ class TaskSelection:
                                          self.graph.node(dep).meta.get("root", "."), _quoted(str(exc))) from None
         return self._named[key]
 
+    def check_inputs(self, projects: Iterable[str], target: str) -> None:
+        """Raise ``InvalidInputsError`` where Nx refuses to plan one of these tasks: it reads the
+        inputs of every task of the target, and of every dependency a ``^`` input reaches, before
+        it selects any (measured: "Input 'production' is not defined" with only a project's own
+        files changed, and with every test selected by a deleted project)."""
+        by_names: dict[tuple[str, ...], set[str]] = {}  # ^ named inputs -> the projects reading them
+        for project in projects:
+            inputs = self.task_inputs(project, target)
+            if inputs.dep_inputs:
+                by_names.setdefault(inputs.dep_inputs, set()).add(project)
+        for names, readers in by_names.items():  # one walk per set of names, not one per task
+            direct = {d for p in readers for d in self.graph.dependencies(p) if d != p}
+            for dep in self.graph.deps(direct):
+                self.dependency_filesets(dep, names)
+
     def implicitly_touched(self, path: str) -> set[str]:
         """Projects whose targets' own (non-``^``) inputs name ``path`` through a ``{workspaceRoot}`` fileset."""
         from .nx_workspace import fileset_matches
@@ -691,13 +860,16 @@ class TaskSelection:
         return touched
 
     def affected(self, projects: list[str], paths: list[str], target: str, always: set[str] = frozenset(),
-                 npm_changed: bool = False) -> set[str]:
+                 npm_changed: bool = False, npm_moved: frozenset[str] = frozenset(),
+                 npm_packages: "NpmPackages | None" = None) -> set[str]:
         """Those of ``projects`` (all having ``target``) whose ``target`` task the changed ``paths`` affect.
 
         ``always``: projects whose every task counts as touched (Nx's ``alwaysTouchedTaskIds``:
         the root package.json, or ``projectsAffectedByDependencyUpdates`` with a lockfile
         change, named them); ``npm_changed``: npm dependencies moved in a way Nx
-        cannot pin down, which touches every task that does not pin its ``externalDependencies``.
+        cannot pin down, which touches every task that does not pin its ``externalDependencies``
+        to none (measured: a test pinning ``["left-pad"]`` is selected too); ``npm_moved``: the
+        packages a narrowed (``"auto"``) lockfile change moved, looked up in ``npm_packages``.
         """
         from .nx_workspace import fileset_matches
 
@@ -713,6 +885,18 @@ class TaskSelection:
 
         touched_memo: dict[tuple[str, str], bool] = {}
 
+        def npm_hit(inputs: "TaskInputs") -> bool:
+            """The task hashes an npm package that moved: every package (no ``externalDependencies``
+            input) or those it names, followed through the lockfile (measured: a test pinning
+            ``is-odd`` is selected when ``left-pad``, which is-odd depends on, moved)."""
+            if npm_changed:
+                return not inputs.pins_externals or bool(inputs.pinned_externals)
+            if not npm_moved:
+                return False
+            if not inputs.pins_externals or npm_packages is None:
+                return True
+            return bool(npm_moved & npm_packages.closure(inputs.pinned_externals))
+
         def touched(task: tuple[str, str]) -> bool:
             """The task's own inputs name a changed file."""
             if task not in touched_memo:
@@ -722,7 +906,7 @@ class TaskSelection:
                 configs = config_files(root)
                 own = by_owner.get(project, ())
                 touched_memo[task] = bool(
-                    project in always or (npm_changed and not inputs.pins_externals)
+                    project in always or npm_hit(inputs)
                     or (own and (inputs.all_files or any(p in configs or fileset_matches(inputs.project, p, root) for p in own)))
                     or workspace_hit(inputs.workspace) or self._through_dependencies(project, inputs, by_owner, workspace_hit)
                 )
@@ -979,6 +1163,17 @@ def _inputs_meta(inputs: dict[str, Any], named: Any, depends_on: dict[str, Any])
         "named_inputs": dict(named) if isinstance(named, dict) else {},
         "depends_on": {t: v for t, v in depends_on.items() if v},
     }
+
+
+def npm_package_of(specifier: str) -> str | None:
+    """The npm package a bare import names (``@s/a/x`` -> ``@s/a``); None for relative,
+    absolute and ``node:`` specifiers. Whether it is a package is for the lockfile to say."""
+    if not specifier or specifier.startswith((".", "/")) or ":" in specifier:
+        return None
+    parts = specifier.split("/")
+    if specifier.startswith("@"):
+        return "/".join(parts[:2]) if len(parts) > 1 and parts[1] else None
+    return parts[0]
 
 
 def _declared_dependencies(manifest: dict[str, Any]) -> dict[str, str]:

@@ -32,7 +32,7 @@ from ctxsel.errors import Location, ParseError
 from ctxsel.files import IgnoreRules
 from ctxsel.globs import GIT, closing_brace, glob_regex, split_alternatives
 
-from .workspace import _expand_braces, expand_globs, workspace_globs
+from .workspace import _expand_braces, expand_globs, yaml12_loader
 
 #: never listed by Nx's file walker (plus ctxsel's own cache, which ignores itself anyway)
 ALWAYS_SKIPPED = frozenset({"node_modules", ".git", CACHE_DIR})
@@ -176,19 +176,33 @@ class NxWorkspace:
     warnings: list[str] = field(default_factory=list)
 
 
-def package_json_globs(root: Path, tracker: InputTracker) -> list[str]:
-    """Nx's ``getGlobPatternsFromPackageManagerWorkspaces``: package.json + pnpm + lerna globs."""
-    patterns: list[str] = []
-    _, globs, _, source = workspace_globs(root, tracker)
-    patterns += globs
-    if source != "package.json" and tracker.exists(root / "package.json"):
-        from .workspace import read_json
+def package_json_globs(root: Path, tracker: InputTracker, warnings: list[str] | None = None) -> list[str]:
+    """Nx's ``getGlobPatternsFromPackageManagerWorkspaces``: the root package.json's
+    ``workspaces``, then pnpm-workspace.yaml's ``packages``, then lerna.json's.
 
+    Nx reads pnpm-workspace.yaml with js-yaml's default (YAML 1.2 core) schema, not as pnpm
+    does: ``y``, ``n``, ``yes``, ``on`` are the directory names they spell (pnpm 12 reads
+    booleans). A file it cannot use -- not YAML, a duplicate key, ``packages`` not a list, an
+    entry that is no string (``true``, ``1``, empty) -- gives a warning ("Unable to parse
+    pnpm-workspace.yaml") and no pnpm globs at all (measured with Nx 24.0.6); ``warnings``
+    gains the same."""
+    from .workspace import read_json
+
+    patterns: list[str] = []
+    if tracker.exists(root / "package.json"):
         declared = read_json(root / "package.json", tracker).get("workspaces")
         if isinstance(declared, dict):
             declared = declared.get("packages")
         if isinstance(declared, list):
             patterns += [str(p) for p in declared]
+    pnpm_file = root / "pnpm-workspace.yaml"
+    if tracker.exists(pnpm_file):
+        try:
+            patterns += _pnpm_packages_as_nx_reads_them(tracker.read_text(pnpm_file))
+        except ValueError as exc:
+            if warnings is not None:
+                warnings.append(f"pnpm-workspace.yaml: {exc}; Nx says \"Unable to parse pnpm-workspace.yaml\" and "
+                                "takes no projects from it, nor does ctxsel")
     lerna = root / "lerna.json"
     if tracker.exists(lerna):
         packages = read_jsonc(lerna, tracker, root).get("packages")
@@ -196,14 +210,54 @@ def package_json_globs(root: Path, tracker: InputTracker) -> list[str]:
     return patterns
 
 
+def _pnpm_packages_as_nx_reads_them(text: str) -> list[str]:
+    """pnpm-workspace.yaml's ``packages`` as Nx's ``normalizePatterns`` accepts them; ValueError
+    (saying why) where js-yaml or Nx throws."""
+    import yaml
+
+    try:
+        data = yaml.load(text, Loader=yaml12_loader(numbers=True))  # noqa: S506 -- a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ValueError(f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
+    packages = data.get("packages") if isinstance(data, dict) else None
+    if packages is None or (isinstance(packages, (bool, int, float, str)) and not packages):  # falsy in JS
+        return []
+    if not isinstance(packages, list):
+        raise ValueError("'packages' is not a list")
+    for index, entry in enumerate(packages):
+        if not isinstance(entry, str):
+            raise ValueError(f"'packages' entry {index + 1} is {'null' if entry is None else type(entry).__name__}, not a string")
+    return list(packages)
+
+
+
+
 def _to_project_name(root: str) -> str:
     return root.rsplit("/", 1)[-1].lower()
 
 
-def _targets_from_manifest(manifest: dict[str, Any]) -> dict[str, Any]:
-    """package.json targets: scripts (or ``nx.includedScripts``) plus ``nx.targets``."""
+def _targets_from_manifest(manifest: dict[str, Any], sibling: dict[str, Any] | None = None) -> dict[str, Any]:
+    """package.json targets: scripts (or ``nx.includedScripts``) plus ``nx.targets``.
+
+    A script that the ``project.json`` next to it (``sibling``) runs differently -- a
+    ``command``, another executor, another script -- is no target here (Nx's
+    ``buildProjectConfigurationFromPackageJson`` deletes it), so ``nx.targets`` of that name
+    merge into the project.json target (measured: a ``{"command": ...}`` or explicit
+    ``nx:run-commands`` test kept package.json's ``nx.targets.test.inputs``)."""
     scripts = manifest.get("scripts") if isinstance(manifest.get("scripts"), dict) else {}
     nx = manifest.get("nx") if isinstance(manifest.get("nx"), dict) else {}
+    shadowed: set[str] = set()
+    sibling_targets = sibling.get("targets") if isinstance(sibling, dict) else None
+    for target, spec in (sibling_targets.items() if isinstance(sibling_targets, dict) else ()):
+        spec = spec if isinstance(spec, dict) else {}
+        options = spec.get("options") if isinstance(spec.get("options"), dict) else {}
+        executor = spec.get("executor")
+        if _js_truthy(spec.get("command")) or (_js_truthy(executor) and (
+                executor != "nx:run-script" or options.get("script") != target)):
+            shadowed.add(str(target))
+    scripts = {k: v for k, v in scripts.items() if k not in shadowed}
     included = nx.get("includedScripts")
     names = included if isinstance(included, list) else list(scripts)
     targets: dict[str, Any] = {str(s): {"script": s} for s in names}
@@ -246,8 +300,9 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
     root_manifest = read_json(root / "package.json", tracker) if "package.json" in file_set else None
 
     in_globs: set[str] = set()
+    warnings: list[str] = []
     if root_manifest is not None:
-        dirs = expand_globs(root, package_json_globs(root, tracker), tracker)
+        dirs = expand_globs(root, package_json_globs(root, tracker, warnings), tracker)
         in_globs = {d or "." for d in dirs}
         if "nx" in root_manifest:
             in_globs.add(".")
@@ -261,6 +316,8 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
             config = read_jsonc(root / f, tracker, root)
             proj_root = str(config.get("root") or (f.rsplit("/", 1)[0] if "/" in f else ".")).strip("/") or "."
             project_jsons[proj_root] = (f, config)
+    # the project.json in each directory, whatever root it names (Nx's ``siblingProjectJson``)
+    sibling = {(f.rsplit("/", 1)[0] if "/" in f else "."): config for f, config in project_jsons.values()}
     for f in files:
         if not (f == "package.json" or f.endswith("/package.json")):
             continue
@@ -280,7 +337,7 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
             name=str(name),
             root=proj_root,
             project_type=nx.get("projectType"),
-            targets=_targets_from_manifest(manifest),
+            targets=_targets_from_manifest(manifest, sibling.get(proj_root)),
             tags=manifest_tags(manifest),
             implicit=_string_list(nx.get("implicitDependencies")),
             implicit_source=f if nx.get("implicitDependencies") else "",
@@ -317,7 +374,6 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
             project.implicit += _string_list(config["implicitDependencies"])
             project.implicit_source = f
     projects: dict[str, NxProject] = {}
-    warnings: list[str] = []
     for project in sorted(by_root.values(), key=lambda p: p.root):
         other = projects.get(project.name)
         if other is not None:
@@ -736,6 +792,47 @@ class TaskInputs:
     all_files: bool = False
     transitive_outputs: bool = False  # ... "transitive": true: of every task below it, not only the direct ones
     pins_externals: bool = False  # an {"externalDependencies": [...]} input: it hashes those npm packages only
+    pinned_externals: tuple[str, ...] = ()  # ... the packages those inputs name
+
+
+#: the object inputs Nx 24's native task hasher takes: (key, its type, optional keys and
+#: theirs); "strs" is a list of strings, ("str", "strs") either (``index.d.ts``)
+INPUT_SHAPES: tuple[tuple[str, Any, dict[str, Any]], ...] = (
+    ("input", "str", {"dependencies": "bool", "projects": ("str", "strs")}),
+    ("fileset", "str", {"dependencies": "bool", "includeIgnored": "bool"}),
+    ("runtime", "str", {}),
+    ("env", "str", {}),
+    ("externalDependencies", "strs", {}),
+    ("dependentTasksOutputFiles", "str", {"transitive": "bool"}),
+    ("workingDirectory", "str", {}),
+    ("json", "str", {"fields": "strs", "excludeFields": "strs", "always": "bool"}),
+)
+
+
+def _of_type(value: Any, kind: Any) -> bool:
+    if isinstance(kind, tuple):
+        return any(_of_type(value, k) for k in kind)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def input_entry_valid(entry: Any) -> bool:
+    """Whether Nx's native code takes ``entry`` of a target's ``inputs``: a string, or an object
+    of one of ``INPUT_SHAPES`` (other keys are ignored; an optional key may be null). Measured:
+    ``{"externalDependencies": null}``, ``{"externalDependencies": "x"}``, ``{"foo": 1}``, ``{}``,
+    ``1``, ``null`` fail every ``nx show projects --affected`` ("Value is non of these types")."""
+    if isinstance(entry, str):
+        return True
+    if not isinstance(entry, dict):
+        return False
+    return any(
+        _of_type(entry.get(key), kind)
+        and all(entry.get(k) is None or _of_type(entry[k], t) for k, t in optional.items())
+        for key, kind, optional in INPUT_SHAPES
+    )
 
 
 def _add_fileset(pattern: str, project: list[str], workspace: list[str]) -> None:
@@ -778,7 +875,7 @@ def _expand_named(name: str, named: dict[str, Any], project: list[str], workspac
             elif isinstance(entry.get("input"), str):
                 outputs |= _expand_named(entry["input"], named, project, workspace, (*seen, name), flags)
             elif "externalDependencies" in entry and flags is not None:
-                flags.add("externals")
+                _pin_externals(entry["externalDependencies"], flags)
     return outputs
 
 
@@ -836,10 +933,21 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
                 else:
                     outputs |= _expand_named(entry["input"], named, project, workspace, flags=flags)
             elif "externalDependencies" in entry:
-                flags.add("externals")
+                _pin_externals(entry["externalDependencies"], flags)
             # env, runtime, json: not files of the workspace
     return TaskInputs(tuple(project), tuple(workspace), tuple(dep_inputs), tuple(dep_filesets),
-                      tuple(project_inputs), outputs, transitive_outputs=transitive, pins_externals="externals" in flags)
+                      tuple(project_inputs), outputs, transitive_outputs=transitive, pins_externals="externals" in flags,
+                      pinned_externals=tuple(sorted(f[len(PINNED):] for f in flags if f.startswith(PINNED))))
+
+
+#: how ``_pin_externals`` marks a pinned package name in the expansion's flags
+PINNED = "external:"
+
+
+def _pin_externals(names: Any, flags: set[str]) -> None:
+    """Record an ``{"externalDependencies": [...]}`` input: the task hashes those npm packages only."""
+    flags.add("externals")
+    flags.update(PINNED + str(n) for n in (names if isinstance(names, list) else []))
 
 
 def fileset_matches(patterns: tuple[str, ...], path: str, root: str | None = None) -> bool:
@@ -914,3 +1022,131 @@ def _extglob_regex(pattern: str, glob_regex: Callable[[str], str]) -> str:
     if pattern[last:]:
         out.append(glob_regex(pattern[last:]))
     return "".join(out)
+
+
+# ---------------------------------------------------------------------- npm packages (external nodes)
+#: the lockfiles Nx makes ``npm:`` external nodes from, in the order it detects the package
+#: manager (after bun's, which ctxsel does not read)
+NPM_LOCKFILES = ("pnpm-lock.yaml", "yarn.lock", "package-lock.json")
+
+
+class NpmUnreadable(ValueError):
+    """ctxsel cannot read this lockfile the way Nx does (another format, a parse error)."""
+
+
+@dataclass(frozen=True)
+class NpmPackages:
+    """The npm packages of one lockfile version, as Nx's external nodes know them.
+
+    Nx's ``projectsAffectedByDependencyUpdates: "auto"`` diffs two lockfile versions by
+    package *name* (each name's set of (version, hash) pairs, ``collectPackageFingerprints``)
+    and walks back from the changed packages through package-to-package edges to the projects
+    using them; an ``externalDependencies`` task input must name one of them.
+    """
+
+    fingerprints: dict[str, frozenset[tuple[str, str]]]
+    deps: dict[str, frozenset[str]]  # package name -> the names its locked entries depend on
+
+    def changed(self, newer: "NpmPackages") -> set[str]:
+        """Package names whose fingerprints differ between ``self`` (base) and ``newer`` (head)."""
+        names = set(self.fingerprints) | set(newer.fingerprints)
+        return {n for n in names if self.fingerprints.get(n) != newer.fingerprints.get(n)}
+
+    def closure(self, names: Iterable[str]) -> set[str]:
+        """``names`` that are locked packages, and every locked package they depend on."""
+        seen = {n for n in names if n in self.fingerprints}
+        stack = list(seen)
+        while stack:
+            for dep in self.deps.get(stack.pop(), ()):
+                if dep in self.fingerprints and dep not in seen:
+                    seen.add(dep)
+                    stack.append(dep)
+        return seen
+
+
+def read_npm_packages(lockfile: str, text: str) -> NpmPackages:
+    """Parse ``text``, the lockfile named ``lockfile`` (package-lock.json v1-v3, pnpm-lock.yaml
+    v6-v9, yarn.lock v1); ``NpmUnreadable`` for anything else (bun, yarn berry) or a broken file."""
+    fingerprints: dict[str, set[tuple[str, str]]] = {}
+    deps: dict[str, set[str]] = {}
+
+    def add(name: str, version: Any, digest: Any, entry: Any, fields: tuple[str, ...]) -> None:
+        if not name:
+            return
+        fingerprints.setdefault(name, set()).add((str(version or ""), str(digest or "")))
+        bucket = deps.setdefault(name, set())
+        for fld in fields:
+            declared = entry.get(fld) if isinstance(entry, dict) else None
+            if isinstance(declared, dict):
+                bucket.update(str(d) for d in declared)
+
+    fields = ("dependencies", "optionalDependencies", "peerDependencies")
+    if lockfile == "package-lock.json":
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise NpmUnreadable(f"{lockfile}: {exc}") from None
+        packages = data.get("packages") if isinstance(data, dict) else None
+        if isinstance(packages, dict):  # v2, v3
+            for key, entry in packages.items():
+                if "node_modules/" not in key or not isinstance(entry, dict) or entry.get("link"):
+                    continue
+                name = entry.get("name") or key.rsplit("node_modules/", 1)[1]
+                add(str(name), entry.get("version"), entry.get("integrity") or entry.get("resolved"), entry, fields)
+        elif isinstance(data, dict) and isinstance(data.get("dependencies"), dict):  # v1: nested "dependencies"
+            stack = [data["dependencies"]]
+            while stack:
+                for name, entry in stack.pop().items():
+                    if not isinstance(entry, dict) or str(entry.get("version", "")).startswith("file:"):
+                        continue
+                    add(str(name), entry.get("version"), entry.get("integrity") or entry.get("resolved"), entry, ("requires",))
+                    if isinstance(entry.get("dependencies"), dict):
+                        stack.append(entry["dependencies"])
+        else:
+            raise NpmUnreadable(f"{lockfile}: neither packages nor dependencies")
+    elif lockfile == "pnpm-lock.yaml":
+        import yaml
+
+        try:
+            data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 -- safe loader
+        except yaml.YAMLError as exc:
+            raise NpmUnreadable(f"{lockfile}: {exc}") from None
+        if not isinstance(data, dict):
+            raise NpmUnreadable(f"{lockfile}: not a mapping")
+        tables = [data.get("packages") or {}, data.get("snapshots") or {}]
+        if not all(isinstance(t, dict) for t in tables):
+            raise NpmUnreadable(f"{lockfile}: malformed packages")
+        for number, table in enumerate(tables):
+            for key, entry in table.items():
+                name, version = _pnpm_key(str(key))
+                resolution = entry.get("resolution") if isinstance(entry, dict) else None
+                digest = resolution.get("integrity") or resolution.get("tarball") if isinstance(resolution, dict) else None
+                if number == 0:
+                    add(name, version, digest, entry, fields)
+                elif isinstance(entry, dict):  # v9 snapshots: what each package depends on
+                    for fld in fields:
+                        if isinstance(entry.get(fld), dict):
+                            deps.setdefault(name, set()).update(str(d) for d in entry[fld])
+    elif lockfile == "yarn.lock":
+        from .lockfile import LockfileUnreadable, parse_yarn1_lockfile
+
+        try:
+            entries = parse_yarn1_lockfile(text)
+        except LockfileUnreadable as exc:
+            raise NpmUnreadable(f"{lockfile}: {exc}") from None
+        for key, entry in entries.items():
+            at = key.find("@", 1)
+            add(key[:at] if at > 0 else key, entry.get("version"), entry.get("integrity") or entry.get("resolved"), entry,
+                ("dependencies", "optionalDependencies"))
+    else:
+        raise NpmUnreadable(f"ctxsel does not read {lockfile} for Nx")
+    return NpmPackages({n: frozenset(f) for n, f in fingerprints.items()}, {n: frozenset(d) for n, d in deps.items()})
+
+
+def _pnpm_key(key: str) -> tuple[str, str]:
+    """(name, version) of a pnpm-lock.yaml ``packages``/``snapshots`` key: ``/a@1.0.0`` (v6),
+    ``@s/a@1.0.0(peer@2.0.0)`` (v9); the peer suffix is not part of the version."""
+    key = key[1:] if key.startswith("/") else key
+    key = key.split("(", 1)[0]
+    at = key.find("@", 1)
+    return (key[:at], key[at + 1:]) if at > 0 else (key, "")

@@ -30,12 +30,18 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
 - A turbo.json turbo 2 refuses (a package turbo.json without ``"extends": ["//"]``,
   ``extends`` in the root, tasks that are no objects) is an error here too
   (``check_turbo_json``); turbo 1's ``pipeline`` is read as turbo 1 reads it, with a warning.
+- Also refused as turbo refuses them: a ``dependsOn`` that is no list, ``globalDependencies``
+  turbo rejects (``global_dependencies_problem``), workspace globs its parser rejects
+  (``workspace_glob_problem``); pnpm-workspace.yaml is read as YAML 1.2 (``yaml12_loader``).
+- A task graph ``turbo run test`` refuses for the selected packages (a ``dependsOn`` cycle, a
+  missing or persistent dependency task) keeps the command and warns (``task_graph_problems``).
 - ``turbo run test --filter=<name>`` reads some names as syntax (``a*``, ``!x``, ``y...``):
   such a package is named by its directory, its glob characters escaped (``filter_value``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from pathlib import Path
@@ -293,8 +299,16 @@ def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: boo
     for task, definition in tasks.items():
         if not isinstance(definition, dict):  # "Incorrect type, expected an object"
             raise ParseError(f"turbo expects the task {task!r} to be an object", Location(where, key_line(text, "tasks")))
+        depends = definition.get("dependsOn", [])
+        # "dependsOn has an incorrect type, expected an array" (every command, ``turbo ls`` too)
+        if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
+            raise ParseError(f'turbo expects "dependsOn" of the task {task!r} to be a list of task names',
+                             Location(where, key_line(text, "tasks")))
     extends = config.get("extends")
     if is_root:
+        problem = global_dependencies_problem(config.get("globalDependencies", []))
+        if problem:
+            raise ParseError(f"turbo refuses globalDependencies: {problem}", Location(where, key_line(text, "globalDependencies")))
         if "extends" in config:
             raise ParseError('turbo refuses "extends" in the root turbo.json', Location(where, key_line(text, "extends")))
         return
@@ -304,6 +318,26 @@ def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: boo
         raise ParseError('turbo expects "extends" to be a list of package names', Location(where, key_line(text, "extends")))
     if extends[0] != ROOT_ID:
         raise ParseError('turbo requires "extends" to start with "//"', Location(where, 1))  # turbo points at 1:1 too
+
+
+def global_dependencies_problem(entries: Any) -> str | None:
+    """Why turbo 2 refuses a root turbo.json's ``globalDependencies`` (every command, ``turbo ls``
+    too; 2.11.11, measured), or None: not a list of strings ("incorrect type"); an entry that
+    starts with ``$`` ("cannot contain an environment variable": ``$TURBO_ROOT$/x`` too) or
+    ``/`` ("absolute path found"); one turbo's glob parser refuses ("failed to construct glob
+    for globalDependencies": ``C:/x``, ``a,b``; ``workspace_glob_problem``). A negated entry
+    (``!$X``, ``!/x``) is only a glob."""
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        return "expected a list of globs"
+    for entry in entries:
+        if entry.startswith("$"):
+            return f"{entry!r} is an environment variable"
+        if entry.startswith("/"):
+            return f"{entry!r} is an absolute path"
+        why = workspace_glob_problem(entry.removeprefix("!"))
+        if why:
+            return f"{entry!r} is no glob turbo parses ({why})"
+    return None
 
 
 def config_file(base: Path, exists: Any = Path.is_file, rel: str = "") -> str | None:
@@ -332,6 +366,180 @@ def read_turbo_json(root: Path, rel: str, tracker: InputTracker) -> tuple[dict[s
     return config, where
 
 
+def workspace_glob_problem(glob: str) -> str | None:
+    """Why turbo 2's glob parser refuses a workspace glob (``!`` already stripped), or None.
+
+    Measured with 2.11.11 ("Invalid workspace glob ...: malformed glob" / "failed to parse glob
+    expression", every manager): an empty path segment (``a//b``, ``a//``); an unbalanced
+    ``{}`` or ``[]``; an empty class ``[]``; an empty alternative (``{}``, ``{a,}``, ``{,a}``,
+    ``{a,,b}``); a ``,`` outside braces; ``(``, ``)`` (extglobs such as ``!(b)``) and ``:``.
+    A class runs to its first ``]``; ``\\`` escapes the next character.
+    """
+    if "//" in glob:
+        return "an empty path segment"
+    depth, prev, i = 0, "", 0
+    while i < len(glob):
+        c = glob[i]
+        if c == "\\":
+            i, prev = i + 2, "x"
+            continue
+        if c == "[":
+            end = glob.find("]", i + 1)
+            if end < 0:
+                return "a [ without ]"
+            if end == i + 1:
+                return "an empty [] class"
+            i, prev = end + 1, "x"
+            continue
+        if c == "]":
+            return "a ] without ["
+        if c == "{":
+            depth += 1
+        elif c in ",}":
+            if depth == 0:
+                return f"a {c} outside braces"
+            if prev in ("{", ","):
+                return "an empty alternative in braces"
+            depth -= c == "}"
+        elif c in "():":
+            return f"a {c!r}"
+        prev, i = c, i + 1
+    return "a { without }" if depth else None
+
+
+
+
+#: a task in turbo's task graph: (node id, task name)
+TaskKey = tuple[str, str]
+
+
+@dataclasses.dataclass
+class TaskDefinitions:
+    """The turbo.json task definitions a task-graph walk reads (``task_graph_problems``): the
+    root's, and a package's own turbo.json (with what it ``extends``) when the walk first
+    reaches the package -- a warm run has no parsed turbo.json at hand, and a walk from a
+    few tests should not read 10,000 packages' files."""
+
+    root: Path
+    root_tasks: dict[str, Any]
+    dir_of: dict[str, str]  # package name -> dir (the ones a package turbo.json may extend)
+    tracker: InputTracker
+    own: dict[str, tuple[dict[str, Any], list[str]]] = dataclasses.field(default_factory=dict)
+
+    def package(self, rel: str) -> tuple[dict[str, Any], list[str]]:
+        """(tasks, dirs it extends besides the root) of package ``rel``'s own turbo.json."""
+        if rel not in self.own:
+            found = read_turbo_json(self.root, rel, self.tracker) if rel else None
+            config = found[0] if found else {}
+            extends = config.get("extends", [])[1:] if found else []
+            self.own[rel] = (turbo_tasks(config), [self.dir_of[n] for n in extends if n in self.dir_of])
+        return self.own[rel]
+
+    def chain(self, rel: str, name: str, task: str) -> list[dict[str, Any]]:
+        """The definitions of ``task`` for package ``rel`` named ``name``, most specific first
+        (its own turbo.json, the package turbo.json files it extends, ``name#task`` and ``task``
+        in the root); empty: turbo has no such task there. The root package has ``//#task``
+        only. ``"extends": false`` cuts the chain at the package's own definition."""
+        if not rel:
+            found = self.root_tasks.get(f"{ROOT_ID}#{task}")
+            return [found] if isinstance(found, dict) else []
+        own_tasks, _ = self.package(rel)
+        out: list[dict[str, Any]] = []
+        own = own_tasks.get(task)
+        if isinstance(own, dict):
+            out.append(own)
+            if own.get("extends") is False:
+                return out
+        todo, seen = list(self.package(rel)[1]), {rel}
+        while todo:
+            other = todo.pop(0)
+            if other in seen:
+                continue
+            seen.add(other)
+            tasks, more = self.package(other)
+            if isinstance(tasks.get(task), dict):
+                out.append(tasks[task])
+            todo.extend(more)
+        out.extend(d for d in (self.root_tasks.get(f"{name}#{task}"), self.root_tasks.get(task)) if isinstance(d, dict))
+        return out
+
+
+def chain_value(chain: list[dict[str, Any]], key: str, default: Any) -> Any:
+    """A task field as turbo merges definitions: the most specific one that sets it."""
+    return next((d[key] for d in chain if key in d), default)
+
+
+def task_graph_problems(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) -> list[str]:
+    """Why ``turbo run test`` refuses to start from these packages' ``test`` tasks (turbo 2.11.11,
+    measured; each stops the run before any task does):
+
+    - a cycle among the tasks ``dependsOn`` reaches ("Cyclic dependency detected"; a task
+      that reaches itself directly: "a#test depends on itself"). ``^x`` is ``x`` of each
+      package the package depends on -- with the script or without (a package without a
+      ``test`` script still carries ``^test`` on) -- so a package dependency cycle plus
+      ``"dependsOn": ["^test"]`` is one; a package outside every cycle still runs;
+    - a task ``dependsOn`` reaches that no turbo.json defines (``Could not find "a#nope"``),
+      a ``pkg#task`` for no package, or a root ``//#x`` without its entry;
+    - a persistent task another depends on, where that package has the script
+      ("a#dev is a persistent task, b#test cannot depend on it").
+    """
+    id_of = {str(n.meta.get("name")): n.id for n in graph.nodes() if n.kind == "package" and not n.external}
+    label = {v: k for k, v in id_of.items()}
+    label[ROOT_ID] = ROOT_ID
+
+    def show(key: TaskKey) -> str:
+        return f"{label.get(key[0], key[0])}#{key[1]}"
+
+    problems: list[str] = []
+    edges: dict[TaskKey, list[TaskKey]] = {}
+    start: list[TaskKey] = sorted((t, "test") for t in tests if t in graph)
+    todo, seen = list(start), set(start)
+    while todo:
+        key = todo.pop()
+        nid, task = key
+        node = graph.node(nid)
+        depends = chain_value(defs.chain(node.package, str(node.meta.get("name")), task), "dependsOn", [])
+        out: list[TaskKey] = []
+        for dep in depends if isinstance(depends, list) else []:
+            dep = str(dep)
+            if dep.startswith("$"):  # "`dependsOn` cannot contain an environment variable" (turbo 1 syntax)
+                problems.append(f"{show(key)} depends on {dep}, an environment variable (turbo 2 refuses them there)")
+                continue
+            if dep.startswith("^"):
+                targets = [(d, dep[1:]) for d in graph.dependencies(nid)
+                           if not (d == ROOT_ID and graph.edge_types(nid, d) == {IMPLICIT})]
+            elif "#" in dep:
+                pname, _, other = dep.partition("#")
+                target = ROOT_ID if pname == ROOT_ID else id_of.get(pname)
+                if target is None or target not in graph:
+                    problems.append(f'{show(key)} depends on {dep}, but no package is named {pname!r}')
+                    continue
+                targets = [(target, other)]
+            else:
+                targets = [(nid, dep)]
+            for target in targets:
+                tnode = graph.node(target[0])
+                tchain = defs.chain(tnode.package, str(tnode.meta.get("name")), target[1])
+                if not tchain:
+                    problems.append(f"{show(key)} depends on {show(target)}, which no turbo.json defines")
+                    continue
+                if chain_value(tchain, "persistent", False) is True and target[1] in tnode.meta.get("scripts", {}):
+                    problems.append(f"{show(key)} depends on {show(target)}, a persistent task")
+                out.append(target)
+                if target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+        edges[key] = out
+    from ctxsel.graph import back_edges
+
+    for path, target in back_edges(start, lambda k: edges.get(k, ())):
+        if path[-1] == target:
+            problems.append(f"{show(target)} depends on itself")
+        else:
+            problems.append("a cycle of tasks: " + " -> ".join(map(show, [*path[path.index(target):], target])))
+    return list(dict.fromkeys(problems))
+
+
 class TurboAdapter(PackageGraphAdapter):
     name: ClassVar[str] = "turbo"
     tools: ClassVar[tuple[str, ...]] = ("turbo",)
@@ -342,6 +550,11 @@ class TurboAdapter(PackageGraphAdapter):
     )
 
     negation_rule: ClassVar[str] = "turbo"
+    #: turbo maps every changed path through the head revision's packages only: a deleted
+    #: package's files are the root's (``//``), and its dependents are no change unless they
+    #: changed themselves (turbo 2.11.11, measured: deleting ``p/a`` with ``b -> a`` selects
+    #: no package for ``turbo ls --filter=...[A...B]``, ``--affected``, ``turbo run test``)
+    removed_owner_changes_dependents: ClassVar[bool] = False
 
     def __init__(self, root: Path, options: AdapterOptions | None = None) -> None:
         super().__init__(root, options)
@@ -360,8 +573,13 @@ class TurboAdapter(PackageGraphAdapter):
     # ------------------------------------------------------------ graph
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
         """turbo leaves out a package without a ``name`` (``turbo ls`` does not list it, measured),
-        and refuses to run at all on a package.json whose known fields have the wrong type."""
-        ws = super().workspace(tracker)
+        and refuses to run at all on a package.json whose known fields have the wrong type.
+        pnpm-workspace.yaml is read as turbo reads it, as YAML 1.2 (``yaml12_loader``): ``packages:
+        [y, n, yes]`` are directories and ``linkWorkspacePackages: y`` links nothing (measured)."""
+        from .workspace import discover, yaml12_loader
+
+        ws = discover(self.root, tracker, self.negation_rule, self.manifest_files, yaml12_loader(numbers=False))
+        self._refuse_malformed_globs(ws, tracker)
         for pkg in ws.packages:
             problem = manifest_problem(pkg.manifest, pkg.is_root)
             if problem:
@@ -376,6 +594,31 @@ class TurboAdapter(PackageGraphAdapter):
         # turbo 2 stops ("Failed to add workspace ... it already exists", measured); the root is ``//``
         require_unique_names(ws, "turbo needs unique package names")
         return ws
+
+    def _refuse_malformed_globs(self, ws: JsWorkspace, tracker: InputTracker) -> None:
+        """turbo 2's discovery stops at "Invalid workspace glob ...: malformed glob" for a glob
+        its parser refuses (``workspace_glob_problem``; negated or not, every manager), and with
+        Yarn 1 (``packageManager: yarn@1.x``) for a glob ending in ``/`` (``packages/*/``: turbo
+        appends ``/node_modules/**``); npm, pnpm, Yarn 2+ and bun take ``packages/*/``
+        (2.11.11, measured). ``turbo ls`` then fails, and ``turbo run`` falls back to the root
+        alone (single-package mode): no selection from those globs is turbo's."""
+        from .workspace import PNPM_WORKSPACE
+
+        pm = ws.packages[0].manifest.get("packageManager") if ws.packages and ws.packages[0].is_root else None
+        yarn1 = isinstance(pm, str) and pm.startswith("yarn@1.")
+        for glob in ws.globs:
+            negated = glob.startswith("!")
+            why = workspace_glob_problem(glob[1:] if negated else glob)
+            if why is None and yarn1 and not negated and glob.endswith("/"):
+                why = "a trailing / with Yarn 1, where turbo appends /node_modules/**"
+            if why is None:
+                continue
+            if ws.manager == "pnpm" and tracker.exists(self.root / PNPM_WORKSPACE):
+                where = Location(PNPM_WORKSPACE)
+            else:
+                where = Location("package.json", key_line(tracker.read_text(self.root / "package.json"), "workspaces"))
+            raise ParseError(f"turbo refuses the workspace glob {glob!r} ({why}): \"malformed glob\"", where,
+                             hint="turbo ls fails and turbo run sees no workspace package until it is fixed")
 
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
         """Read turbo.json (the root's and each package's) and the linking settings.
@@ -427,7 +670,9 @@ class TurboAdapter(PackageGraphAdapter):
                 key, _, value = line.partition("=")
                 if key.strip() == "link-workspace-packages":
                     from_npmrc = value.strip().lower() in ("true", "deep")
-        from_yaml = ws.settings.get("linkWorkspacePackages") in (True, "true", "deep")
+        # a YAML boolean true or the string "deep"; the string "true" (quoted) links nothing (measured)
+        link = ws.settings.get("linkWorkspacePackages")
+        from_yaml = link is True or link == "deep"
         self.link_workspace_packages = from_npmrc or from_yaml
 
     def warn(self, text: str) -> None:
@@ -713,6 +958,28 @@ class TurboAdapter(PackageGraphAdapter):
         empty, as ``turbo run test`` without a filter would run every package."""
         filters = [f for f in map(filter_value, tests) if f is not None]
         return ["turbo", "run", "test", *(f"--filter={f}" for f in filters)] if filters else []
+
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+        """turbo refuses the whole ``turbo run test`` when the task graph from these tests is
+        broken (``task_graph_problems``): a cycle through ``dependsOn``, a task it names that
+        does not exist, a persistent dependency. The command stays as it is (it is what runs
+        these tests once turbo.json is fixed), with the reason on stderr."""
+        if not tests:
+            return []
+        tracker = InputTracker(self.root)
+        try:
+            found = read_turbo_json(self.root, "", tracker)
+            if found is None:
+                return []
+            dir_of = {str(n.meta.get("name")): n.package for n in graph.nodes() if n.kind == "package"}
+            defs = TaskDefinitions(self.root, turbo_tasks(found[0]), dir_of, tracker)
+            problems = task_graph_problems(graph, tests, defs)
+        except (ParseError, OSError):
+            return []  # the graph was read from these files; a file broken since is the next run's error
+        if not problems:
+            return []
+        shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
+        return [f"turbo refuses to run this command, its task graph is broken: {shown} (fix \"dependsOn\" in turbo.json)"]
 
     def global_files(self) -> tuple[str, ...]:
         """The root turbo.json (or turbo.jsonc) and its ``globalDependencies`` globs: turbo

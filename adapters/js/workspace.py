@@ -22,6 +22,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -187,12 +188,46 @@ def _strict_loader() -> type:
     return StrictLoader
 
 
-def _read_yaml(path: Path, tracker: InputTracker, expected: str = "a YAML mapping (packages: [...])") -> dict[str, Any]:
+@lru_cache(maxsize=2)
+def yaml12_loader(numbers: bool) -> type:
+    """A ``_strict_loader`` that reads plain scalars by YAML 1.2's core schema, for the tools
+    that read pnpm-workspace.yaml that way instead of pnpm 12's YAML 1.1: Nx (js-yaml) and
+    turbo 2 (serde_yaml). Only ``true``/``false`` in three spellings are booleans, so
+    ``packages: [y, n, yes]`` are directories (measured with Nx 24.0.6 and turbo 2.11.11).
+    ``numbers``: ints, floats and timestamps are typed, as js-yaml does; without, a number
+    stays the text it is written as (turbo: ``packages: [0x10]`` is the directory ``0x10``).
+    Duplicate keys stay refused (``_strict_loader``), as both tools refuse them."""
+
+    class Yaml12Loader(_strict_loader()):  # type: ignore[misc,valid-type]
+        yaml_implicit_resolvers: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+
+    add = Yaml12Loader.add_implicit_resolver
+    add("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+    add("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
+    add("tag:yaml.org,2002:merge", re.compile(r"^<<$"), ["<"])
+    if numbers:
+        add("tag:yaml.org,2002:float",
+            re.compile(r"^(?:[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+"
+                       r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"), list("-+0123456789."))
+        add("tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0b[01_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*)$"),
+            list("-+0123456789"))
+        add("tag:yaml.org,2002:timestamp",
+            re.compile(r"^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?"
+                       r"(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?"
+                       r"(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$"), list("0123456789"))
+    return Yaml12Loader
+
+
+def _read_yaml(
+    path: Path, tracker: InputTracker, expected: str = "a YAML mapping (packages: [...])", loader: type | None = None,
+) -> dict[str, Any]:
+    """A YAML mapping, read as pnpm 12 reads it (``_strict_loader``) unless a tool that reads
+    the file its own way gives its ``loader`` (a SafeLoader subclass: turbo's YAML 1.2)."""
     import yaml  # only when the graph is rebuilt: yaml costs ~30 ms to import
 
     text = tracker.read_text(path)
     try:
-        data = yaml.load(text, Loader=_strict_loader())  # noqa: S506 -- a SafeLoader subclass
+        data = yaml.load(text, Loader=loader or _strict_loader())  # noqa: S506 -- a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -466,11 +501,14 @@ def _negation_rx(pattern: str, dot: bool = False) -> re.Pattern[str]:
 
 
 # ---------------------------------------------------------------------- discovery
-def workspace_globs(root: Path, tracker: InputTracker) -> tuple[str, list[str], dict[str, Any], str]:
-    """``(manager, globs, pnpm settings, declaring file)`` for the workspace at ``root``."""
+def workspace_globs(
+    root: Path, tracker: InputTracker, yaml_loader: type | None = None,
+) -> tuple[str, list[str], dict[str, Any], str]:
+    """``(manager, globs, pnpm settings, declaring file)`` for the workspace at ``root``;
+    ``yaml_loader`` reads pnpm-workspace.yaml for a tool other than pnpm (``_read_yaml``)."""
     pnpm_file = root / PNPM_WORKSPACE
     if tracker.exists(pnpm_file):
-        settings = _read_yaml(pnpm_file, tracker)
+        settings = _read_yaml(pnpm_file, tracker, loader=yaml_loader)
         packages = settings.get("packages", [])
         if packages is None:
             packages = []
@@ -498,7 +536,8 @@ def _glob_text(item: Any, index: int, path: Path, tracker: InputTracker) -> str:
 
 
 def discover(
-    root: Path, tracker: InputTracker, negation_rule: str = "ignore", manifests: tuple[str, ...] = (MANIFEST,)
+    root: Path, tracker: InputTracker, negation_rule: str = "ignore", manifests: tuple[str, ...] = (MANIFEST,),
+    yaml_loader: type | None = None,
 ) -> JsWorkspace:
     """The root package and every workspace package, parsed; a package directory is one
     holding one of ``manifests`` (``PNPM_MANIFESTS`` for pnpm).
@@ -506,13 +545,15 @@ def discover(
     Packages with the same name are all kept (``by_name`` lists them in directory
     order) and a warning names their directories; each adapter decides which one a
     dependency resolves to, as its tool does.
+
+    ``yaml_loader``: how a tool other than pnpm reads pnpm-workspace.yaml (``_read_yaml``).
     """
     root = Path(root)
     # pnpm 12 takes a root holding only a package.yaml as the root project too (measured)
     has_root_manifest = any(tracker.exists(root / m) for m in manifests)
     if not has_root_manifest and not tracker.exists(root / PNPM_WORKSPACE):
         raise ParseError("no package.json at the workspace root", Location(_display(root / MANIFEST, tracker)))
-    manager, globs, settings, source = workspace_globs(root, tracker)
+    manager, globs, settings, source = workspace_globs(root, tracker, yaml_loader)
     warnings: list[str] = []
     dirs = expand_globs(root, globs, tracker, warnings, source, negation_rule, manifests)
     packages = [read_package(root, "", tracker, is_root=True, manifests=manifests)] if has_root_manifest else []
