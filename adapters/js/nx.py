@@ -333,22 +333,24 @@ class NxAdapter(Adapter):
     def unlocked_pins(self, graph: BuildGraph, tests: Iterable[str]) -> list[str]:
         """A warning for each ``externalDependencies`` entry of these projects' ``test`` tasks
         that names a package the lockfile does not lock (``test_command_warnings``)."""
-        locked = self.locked_packages()
-        if locked is None:
-            return []
         selection = self.task_selection(graph)
-        out: list[str] = []
+        pins: list[tuple[str, str]] = []
         for project in tests:
             try:
-                pinned = selection.task_inputs(project, "test").pinned_externals
+                pins.extend((project, name) for name in selection.task_inputs(project, "test").pinned_externals)
             except InvalidInputsError:
                 continue
-            for name in pinned:
-                if name not in locked:
-                    where, line = _input_location(self.root, selection.root_of(project), name)
-                    out.append(f"{where}{f':{line}' if line else ''}: nx fails on {project}:test: its externalDependencies "
-                               f"input names {name!r}, which the lockfile does not lock (\"The externalDependency "
-                               f"'{name}' for '{project}:test' could not be found\")")
+        # the lockfile is parsed only when some test pins a package: a large one costs a second
+        locked = self.locked_packages() if pins else None
+        if locked is None:
+            return []
+        out: list[str] = []
+        for project, name in pins:
+            if name not in locked:
+                where, line = _input_location(self.root, selection.root_of(project), name)
+                out.append(f"{where}{f':{line}' if line else ''}: nx fails on {project}:test: its externalDependencies "
+                           f"input names {name!r}, which the lockfile does not lock (\"The externalDependency "
+                           f"'{name}' for '{project}:test' could not be found\")")
         return out
 
     def locked_packages(self) -> "set[str] | None":
