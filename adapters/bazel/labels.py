@@ -89,17 +89,25 @@ def parse_label(text: str, current_package: str = "", main_repo_name: str = "") 
     return Label(repo, package, name)
 
 
+def _slash_error(kind: str, text: str) -> str | None:
+    """The slash rules Bazel 4.2.3 applies to package and target names alike."""
+    if text.startswith("/"):
+        return f"{kind} names may not start with '/'"
+    if text.endswith("/"):
+        return f"{kind} names may not end with '/'"
+    if "//" in text:
+        return f"{kind} names may not contain '//' path separators"
+    return None
+
+
 def _package_error(package: str) -> str | None:
     """Bazel 4.2.3's LabelValidator.validatePackageName, as its messages say it.
 
     ctxsel used to strip slashes, so ``//p/:a.txt`` (refused: "package names may not end
     with '/'") was an edge to ``p/a.txt``."""
-    if package.startswith("/"):
-        return "package names may not start with '/'"
-    if package.endswith("/"):
-        return "package names may not end with '/'"
-    if "//" in package:
-        return "package names may not contain '//' path separators"
+    problem = _slash_error("package", package)
+    if problem:
+        return problem
     if not valid_package_name(package):
         return "package names may contain only printable 7-bit ASCII except ':' and '\\', and no '.'-only component"
     return None
@@ -113,12 +121,9 @@ def _target_error(name: str) -> str | None:
     matching a file whose name Bazel refuses fails the package too."""
     if not name:
         return "empty target name"
-    if name.startswith("/"):
-        return "target names may not start with '/'"
-    if name.endswith("/"):
-        return "target names may not end with '/'"
-    if "//" in name:
-        return "target names may not contain '//' path separators"
+    problem = _slash_error("target", name)
+    if problem:
+        return problem
     if ":" in name:
         return "target names may not contain ':'"
     segments = name.split("/")
