@@ -18,7 +18,7 @@ REGISTRY: dict[str, str] = {
     "nx": "ctxsel.adapters.js.nx:NxAdapter",
     "turbo": "ctxsel.adapters.js.turbo:TurboAdapter",
     "pnpm": "ctxsel.adapters.js.pnpm:PnpmAdapter",
-    "yarn": "ctxsel.adapters.js.npm:YarnAdapter",
+    "yarn": "ctxsel.adapters.js.yarn:YarnAdapter",
     "npm": "ctxsel.adapters.js.npm:NpmAdapter",
 }
 

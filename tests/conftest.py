@@ -17,9 +17,13 @@ os.environ.setdefault("CTXSEL_BAZEL", str(ROOT / "tests" / "no-such-bazel"))
 # the per-user key that authenticates cache pickles (safepickle): one per test session,
 # outside the user's home, so the suite never writes there
 if "CTXSEL_KEY_FILE" not in os.environ:
+    import atexit
+    import shutil
     import tempfile
 
-    os.environ["CTXSEL_KEY_FILE"] = os.path.join(tempfile.mkdtemp(prefix="ctxsel-key-"), "pickle.key")
+    _key_dir = tempfile.mkdtemp(prefix="ctxsel-key-")
+    atexit.register(shutil.rmtree, _key_dir, True)  # one directory per session, not one left per run
+    os.environ["CTXSEL_KEY_FILE"] = os.path.join(_key_dir, "pickle.key")
 
 
 @pytest.fixture

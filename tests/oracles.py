@@ -72,3 +72,46 @@ def nx_affected(tool: str, root: Path, state: Path, *extra: str, check: bool = T
 def nx_projects(out: str) -> set[str]:
     """The project names of ``nx show projects --json`` output (Nx may print notes before it)."""
     return set(json.loads(out[out.index("["):]))
+
+
+# ---------------------------------------------------------------------- yarn (.ci/oracles-yarn.sh)
+YARN_PREFIX = PREFIX / "yarn" / "node_modules"
+YARN_HINT = "run: bash .ci/oracles-yarn.sh"
+#: yarn never reads the network or writes global state for these queries; its own yarnPath
+#: is ignored so the pinned oracle answers, and yarn 1 runs where packageManager names yarn 4
+YARN_ENV = {"YARN_IGNORE_PATH": "1", "SKIP_YARN_COREPACK_CHECK": "1", "YARN_ENABLE_TELEMETRY": "0",
+            "YARN_ENABLE_PROGRESS_BARS": "false"}
+
+
+def yarn_js(berry: bool) -> str:
+    """The oracle's own bin/yarn.js (both packages install a ``yarn`` bin, so none is on PATH),
+    or skip the test saying how to install it."""
+    js = YARN_PREFIX / ("@yarnpkg/cli-dist" if berry else "yarn") / "bin" / "yarn.js"
+    if not js.is_file() or not shutil.which("node"):
+        pytest.skip(f"{'yarn 4 (@yarnpkg/cli-dist)' if berry else 'yarn 1'} not installed ({YARN_HINT})")
+    return str(js)
+
+
+def yarn_run(berry: bool, root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """``node <oracle yarn.js> ARGS`` in ``root``."""
+    return run(["node", yarn_js(berry), *args], root, timeout=120, check=check, env=YARN_ENV)
+
+
+def yarn_graph(berry: bool, root: Path) -> dict[str, set[str]]:
+    """dir -> dirs of its workspace dependencies, as yarn lists them ("" is the root; yarn 1
+    does not list the root): ``workspaces info`` (yarn 1), ``workspaces list -v --json`` (berry)."""
+    if not berry:
+        out = yarn_run(False, root, "--silent", "workspaces", "info").stdout
+        data = json.loads(out[out.index("{"):])
+        loc = {name: info["location"] for name, info in data.items()}
+        return {info["location"]: {loc[d] for d in info["workspaceDependencies"]} for info in data.values()}
+    out = yarn_run(True, root, "workspaces", "list", "-v", "--json").stdout
+    items = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    fix = lambda d: "" if d == "." else d  # noqa: E731
+    return {fix(i["location"]): {fix(d) for d in i["workspaceDependencies"]} for i in items}
+
+
+def yarn_since(root: Path, ref: str, recursive: bool = False) -> set[str]:
+    """Directories berry's ``workspaces list --since REF [-R]`` lists ("" is the root)."""
+    out = yarn_run(True, root, "workspaces", "list", f"--since={ref}", *(["-R"] if recursive else []), "--json").stdout
+    return {"" if i["location"] == "." else i["location"] for i in map(json.loads, filter(None, out.splitlines()))}

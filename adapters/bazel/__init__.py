@@ -92,8 +92,17 @@ class BazelAdapter(Adapter):
             return load_query_output(text, str(path), str(self.root), main, default_visibility=defaults)
         tool = self.find_tool()
         assert tool is not None  # Adapter.load checked
+        before = len(self.warnings)
         text, fmt = run_query(tool, self.root, timeout_from_env(), self.warnings)
         graph = load_query_output(text, f"bazel query --output={fmt}", str(self.root), main, fmt, defaults)
+        if len(self.warnings) > before and not any(not n.external for n in graph.nodes()):
+            # exit 3 and not one target: no partial graph but a failed query (a WORKSPACE
+            # load that fails offline, a MODULE.bazel-only repository on an older Bazel:
+            # "Skipping '//...:*': no targets found beneath ''"); auto mode then reads the
+            # BUILD files instead of answering "unknown target" for everything
+            cause = self.warnings.pop().split("the graph is partial.", 1)[-1].strip()
+            raise ToolError(f"bazel query loaded no target of the workspace (exit 3){': ' + cause if cause else ''}",
+                            hint="use --source static to parse the BUILD files without Bazel")
         graph.warnings.extend(self.warnings)
         self.warnings.clear()
         return graph
@@ -325,7 +334,8 @@ class BazelAdapter(Adapter):
 
     def manifest_patterns(self) -> tuple[str, ...]:
         """What the static loader reads: BUILD/.bzl/WORKSPACE/MODULE files (sources only as paths, for globs)."""
-        return ("BUILD", "*.bazel", "*.bzl", "WORKSPACE", ".bazelignore", ".bazelrc", ".bazelversion")
+        # "*.bazelrc": the rc files .bazelrc imports can hold --deleted_packages too
+        return ("BUILD", "*.bazel", "*.bzl", "WORKSPACE", ".bazelignore", "*.bazelrc", ".bazelversion")
 
     def packages_loading(self, graph: BuildGraph, path: str) -> set[str]:
         """Packages whose BUILD file loads ``path`` (a .bzl, repo-relative or a label),

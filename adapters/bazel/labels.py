@@ -176,8 +176,11 @@ def split(label: str) -> tuple[str, str]:
 
 
 def looks_like_label(value: str) -> bool:
-    """Whether a string in an attribute Bazel does not type for us is a label reference."""
-    return value.startswith(("//", ":", "@"))
+    """Whether a string in an attribute Bazel does not type for us is a label reference.
+
+    ``//command_line_option:cpu`` names a command-line flag, never a package (the keys of a
+    transition's or an analysis test's ``config_settings``; rules_python's tests)."""
+    return value.startswith(("//", ":", "@")) and not value.startswith("//command_line_option:")
 
 
 _WORKSPACE_NAME = re.compile(r"""\bworkspace\s*\(\s*name\s*=\s*["']([^"']+)["']""")

@@ -15,7 +15,7 @@ and is reported, never guessed silently.
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from ctxsel.errors import CtxselError
 
@@ -355,7 +355,7 @@ class Interpreter:
                 else:
                     self._exec_block(stmt.orelse, g, loc, path)
             elif isinstance(stmt, ast.For):
-                for item in self._iterate(self._eval(stmt.iter, g, loc, path)):
+                for item in self._iterate(self._eval(stmt.iter, g, loc, path), lazy=True):
                     self._assign(stmt.target, item, g, loc, path)
                     try:
                         self._exec_block(stmt.body, g, loc, path)
@@ -455,7 +455,12 @@ class Interpreter:
         defaults = [self._eval(d, g, loc, path) for d in node.args.defaults]
         kw_defaults = [self._eval(d, g, loc, path) if d is not None else _MISSING for d in node.args.kw_defaults]
         name = node.name if isinstance(node, ast.FunctionDef) else "lambda"
-        return Function(name, node, g, defaults, kw_defaults, dict(loc) if loc else {}, path)
+        # the enclosing scope itself, not a copy: Starlark closures see the variables of
+        # the enclosing function as they are when called (``self = struct(f = lambda: g(self))``
+        # reads ``self``, assigned after the lambda; rules_python's attr_builders.bzl)
+        package = "" if path.startswith("@") else self.package_of(path)
+        module = path if path.startswith("@") else f"//{package}:{path[len(package):].lstrip('/')}"
+        return Function(name, node, g, defaults, kw_defaults, loc if loc is not None else {}, path, module)
 
     # ------------------------------------------------------------ expressions
     def _eval(self, node: ast.expr, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> Any:
@@ -567,9 +572,18 @@ class Interpreter:
             return True
         return bool(v)
 
-    def _iterate(self, v: Any) -> list[Any]:
+    def _iterate(self, v: Any, lazy: bool = False) -> Sequence[Any]:
+        """The items of ``v``. ``lazy`` (a for loop, a comprehension) takes a range as it is:
+        Starlark's range is no list (bazel-lib loops ``for _ in range(1 << 30)`` until a
+        ``break``), and the step budget bounds the loop; anything else builds a list."""
         if v is UNKNOWN or isinstance(v, UnknownCallable):
             return []
+        if isinstance(v, range):
+            if lazy:
+                return v
+            if len(v) > MAX_SEQUENCE:
+                raise EvalError("range too large")
+            return list(v)
         if isinstance(v, (list, tuple)):
             return list(v)
         if isinstance(v, dict):
@@ -682,7 +696,7 @@ class Interpreter:
             st = self._eval(node.slice.step, g, loc, path) if node.slice.step else None
             if container is UNKNOWN or isinstance(container, UnknownCallable):
                 return UNKNOWN
-            if isinstance(container, (str, list, tuple)):
+            if isinstance(container, (str, list, tuple, range)):
                 return container[lo:hi:st]
             raise EvalError(f"cannot slice {_type_name(container)}", node.lineno, path)
         key = self._eval(node.slice, g, loc, path)
@@ -691,7 +705,7 @@ class Interpreter:
         try:
             if isinstance(container, dict):
                 return container[self._hashable(key, node, path)]
-            if isinstance(container, (list, tuple, str)) and isinstance(key, int):
+            if isinstance(container, (list, tuple, str, range)) and isinstance(key, int):
                 return container[key]
         except (KeyError, IndexError):
             raise EvalError(f"key {key!r} not found", node.lineno, path) from None
@@ -713,7 +727,7 @@ class Interpreter:
                         raise EvalError("value too large", node.lineno, path)
                 return
             gen = node.generators[i]
-            for item in self._iterate(self._eval(gen.iter, g, scope, path)):
+            for item in self._iterate(self._eval(gen.iter, g, scope, path), lazy=True):
                 self._assign(gen.target, item, g, scope, path)
                 if all(self._truth(self._eval(cond, g, scope, path)) for cond in gen.ifs):
                     run(i + 1)
@@ -766,7 +780,9 @@ class Interpreter:
         if isinstance(fn, UnknownCallable):
             if "name" in kwargs and self.ctx is not None:  # in a BUILD file (or a macro it calls)
                 self._note_unknown(fn.symbol, fn.origin, line)
-                return self._instantiate(fn.symbol, None, args, kwargs, line, path)
+                # positional arguments make it a macro, not a rule (rules_testing's
+                # ``util.helper_target(py_test, name = ...)``); it still declares ``name``
+                return self._instantiate(fn.symbol, None, [], kwargs, line, path)
             return UNKNOWN
         if fn is UNKNOWN:
             return UNKNOWN
@@ -860,7 +876,8 @@ class Interpreter:
 
     def _label_attr(self, lab: LabelValue, attr: str, line: int, path: str) -> Any:
         text = lab.text
-        repo = text[1:].split("//", 1)[0] if text.startswith("@") else ""
+        # "@@//p:x" and "@//p:x" are the main repository (Bazel 6+ spells it "@@"), "@@r+//" r+'s
+        repo = text.lstrip("@").split("//", 1)[0] if text.startswith("@") else ""
         body = text.split("//", 1)[-1]
         package, _, name = body.partition(":")
         values = {"name": name, "package": package, "workspace_name": repo, "repo_name": repo, "workspace_root": f"external/{repo}" if repo else ""}

@@ -144,7 +144,10 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     def _macro(implementation: Any = None, attrs: Any = None, **kwargs: Any) -> SymbolicMacro:
         return SymbolicMacro(implementation, dict(attrs) if isinstance(attrs, dict) else {})
 
-    for name in ("provider", "aspect", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "configuration_field", "exec_group", "subrule", "visibility", "toolchain_type", "depset"):
+    # no ``toolchain_type`` here: in a BUILD file (and as ``native.toolchain_type``) it is the
+    # native rule, a target ``toolchains = [...]`` points at; .bzl code spells the other one
+    # ``config_common.toolchain_type``
+    for name in ("provider", "aspect", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "configuration_field", "exec_group", "subrule", "visibility", "depset"):
         b[name] = Builtin(name, lambda *a, **k: UNKNOWN)
 
     def attr_fn(kind: str) -> Builtin:
@@ -161,7 +164,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     def _len(x: Any) -> Any:
         if x is UNKNOWN or isinstance(x, UnknownCallable):
             return UNKNOWN
-        if isinstance(x, (str, list, tuple, dict)):
+        if isinstance(x, (str, list, tuple, dict, range)):
             return len(x)
         raise EvalError(f"len() of {_type_name(x)}")
 
@@ -170,6 +173,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     b["bool"] = Builtin("bool", lambda x=False: interp._truth(x))
     b["type"] = Builtin("type", _type_name)
     b["hasattr"] = Builtin("hasattr", lambda o, n: isinstance(o, Struct) and n in o.fields or (type(o), n) in METHODS)
+    b["dir"] = Builtin("dir", lambda o: sorted(o.fields) if isinstance(o, Struct) else sorted(m for t, m in METHODS if t is type(o)))
     b["getattr"] = Builtin("getattr", lambda o, n, *d: o.fields.get(n, d[0] if d else UNKNOWN) if isinstance(o, Struct) else (d[0] if d else UNKNOWN))
 
     @builtin("int")
@@ -217,11 +221,10 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     b["all"] = Builtin("all", lambda x: all(interp._truth(v) for v in interp._iterate(x)))
 
     @builtin("range")
-    def _range(*args: int) -> list[int]:
-        r = range(*args)
-        if len(r) > MAX_SEQUENCE:
-            raise EvalError("range too large")
-        return list(r)
+    def _range(*args: int) -> range:
+        # a range, not a list: Starlark's is lazy (``range(1 << 30)`` is a "forever" loop in
+        # bazel-lib); turning it into a list (``list()``, ``sorted()``) checks the size
+        return range(*args)
 
     def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
         def inner(*args: Any, key: Any = None) -> Any:
@@ -239,6 +242,11 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
         name: b[name]
         for name in ("glob", "package_name", "repository_name", "exports_files", "package_group", "existing_rules", "existing_rule", "licenses")
     }
+    # Bazel 7: the main repository's canonical name is "" (a macro reads it to tell an
+    # external repository apart); module_name/module_version: this module's, unknown here
+    native_fields["repo_name"] = Builtin("repo_name", lambda: "")
+    native_fields["module_name"] = Builtin("module_name", lambda: UNKNOWN)
+    native_fields["module_version"] = Builtin("module_version", lambda: UNKNOWN)
     native_fields["package_relative_label"] = Builtin("package_relative_label", lambda x: LabelValue(x if str(x).startswith(("//", "@")) else f"//{interp.ctx.package if interp.ctx else ''}:{str(x).lstrip(':')}"))
     b["native"] = NativeModule(native_fields, interp.native_rules)
     return b
@@ -295,8 +303,8 @@ def _format(s: str, *args: Any, **kwargs: Any) -> str:
 
 
 def _join(sep: str, items: Any) -> Any:
-    if items is UNKNOWN:
-        return UNKNOWN
+    if items is UNKNOWN or isinstance(items, UnknownCallable):
+        return UNKNOWN  # ``",".join(all_requirements)``, a list loaded from another repository
     parts = list(items.keys() if isinstance(items, dict) else items)
     if not all(isinstance(p, str) for p in parts):
         raise EvalError("join() needs strings")

@@ -121,6 +121,10 @@ class UnknownCallable:
     symbol: str
     origin: str = ""  # the .bzl it was loaded from, for the warning
 
+    def __hash__(self) -> int:
+        # a dict key too: ``values = {bazel_features.flags.x: "true"}`` (bazel-lib's config_setting)
+        return hash((self.symbol, self.origin))
+
 
 @dataclass
 class LabelValue:
@@ -141,12 +145,22 @@ class Function:
     kw_defaults: list[Any]
     closure: dict[str, Any]
     path: str
+    #: the label of the file defining it (``//pkg:defs.bzl``), for ``str()``
+    module: str = ""
+
+    def __str__(self) -> str:
+        # Starlark's repr of a function; macros parse the name out of it (rules_python's
+        # tests name each test after its implementation function this way)
+        return f"<function {self.name} from {self.module}>" if self.module else f"<function {self.name}>"
 
 
 @dataclass
 class Builtin:
     name: str
     fn: Callable[..., Any]
+
+    def __str__(self) -> str:
+        return f"<built-in function {self.name}>"
 
 
 @dataclass
@@ -227,7 +241,8 @@ def _type_name(v: Any) -> str:
         return "function"
     if isinstance(v, (Select, SelectorList)):
         return "select"
-    return {int: "int", str: "string", list: "list", tuple: "tuple", dict: "dict", Struct: "struct"}.get(type(v), type(v).__name__)
+    return {int: "int", str: "string", list: "list", tuple: "tuple", dict: "dict", Struct: "struct", LabelValue: "Label",
+            range: "range"}.get(type(v), type(v).__name__)
 
 
 def _check_size(v: Any) -> Any:

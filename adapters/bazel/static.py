@@ -13,6 +13,7 @@ import ast
 import os
 import posixpath
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -23,6 +24,7 @@ from ctxsel.globs import BAZEL, BAZEL_DIRS, glob_regex
 from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 
 from .labels import BUILD_NAMES, Label, LabelError, looks_like_label, parse_label, subpackage_crossed, valid_package_name, workspace_name
+from .skylib import skylib_source
 from .starlark import Interpreter, build_dialect_issues, parse
 from .starlark_values import (
     PACKAGE_GROUP,
@@ -213,6 +215,7 @@ class StaticLoader:
         """Find every package; remember every directory listing for glob()."""
         self.main_repo_name = workspace_name(self.root, self.tracker)
         ignored = bazelignore(self.root, self.tracker)
+        deleted = deleted_packages(self.root, self.tracker)
         if any(self.tracker.exists(self.root / name) for name in ("WORKSPACE", "WORKSPACE.bazel")):
             # //external is the WORKSPACE file's pseudo-package: Bazel never reads a BUILD
             # file in a top-level external/ directory (measured: not in //..., no such target)
@@ -246,7 +249,7 @@ class StaticLoader:
                     continue
             self.dirs[rel] = (files, subdirs)
             for build in BUILD_NAMES:
-                if build in files:
+                if build in files and rel not in deleted:
                     # Bazel 4.2.3: a directory whose path is no valid package name (``café/``)
                     # is no package (``//...`` skips it, ``//:café/x`` is a valid label), yet
                     # a glob of the enclosing package still stops at its BUILD file (measured)
@@ -348,6 +351,9 @@ class StaticLoader:
         except LabelError as exc:
             raise EvalError(str(exc), line, from_path) from None
         if label.external:
+            shim = skylib_source(label.repo, label.path)
+            if shim is not None:
+                return self._load_skylib(label, shim)
             self.report.unresolved_loads.setdefault(label_text, set())
             return {}
         rel = label.path
@@ -378,6 +384,22 @@ class StaticLoader:
         exported = EvaluatedModule(str(label), {k: v for k, v in g.items() if not k.startswith("_")})
         self._modules[rel] = exported
         return exported
+
+    def _load_skylib(self, label: Label, source: str) -> dict[str, Any]:
+        """Evaluate ctxsel's stand-in for a skylib .bzl (``skylib.py``), once per load.
+
+        A plain dict, not an ``EvaluatedModule``: a symbol it lacks is unknown, not missing."""
+        key = f"@bazel_skylib//{label.package}:{label.name}"
+        if key not in self._modules:
+            g: dict[str, Any] = {}
+            saved_ctx = self.interp.ctx
+            self.interp.ctx = None
+            try:
+                self.interp.exec_module(parse(source, key), key, g, per_statement=self._eval_error)
+            finally:
+                self.interp.ctx = saved_ctx
+            self._modules[key] = {k: v for k, v in g.items() if not k.startswith("_")}
+        return self._modules[key]
 
     def _check_bzl_package(self, label: Label, line: int, from_path: str) -> None:
         """Bazel's rules for a .bzl label: its package must exist, and the file must not lie
@@ -823,6 +845,68 @@ def bazelignore(root: Path, tracker: InputTracker) -> set[str]:
             line = posixpath.normpath(line).strip("/")
             if line not in (".", ".."):
                 out.add(line)
+    return out
+
+
+#: the .bazelrc commands whose options ``bazel query`` takes (``build`` lines are not read
+#: by query; ``query:name`` lines only with ``--config=name``)
+QUERY_RC_COMMANDS = ("always", "common", "query")
+MAX_RC_FILES = 32
+
+
+def deleted_packages(root: Path, tracker: InputTracker) -> set[str]:
+    """The packages ``--deleted_packages`` in the workspace's .bazelrc removes for ``bazel query``.
+
+    Repositories that glob files of nested example workspaces (rules_python, rules_js) list
+    those directories there: their BUILD files are then no packages (``//...`` skips them),
+    the files belong to the enclosing package (``//:sub/a.txt`` is valid, its glob crosses
+    into them), while packages below them stay packages. Measured with Bazel 4.2.3: ``query``,
+    ``common`` and ``always`` lines count, ``build`` lines do not; the last value wins (two
+    lines do not add up); ``//sub`` is ``sub``; a value with a trailing ``/`` is refused; the
+    files ``import``/``try-import`` name (``%workspace%/...``) are read in place; ``#``
+    starts a comment; a trailing backslash continues the line. rc files outside the
+    workspace (``~/.bazelrc``, ``/etc/bazel.bazelrc``) are not read.
+    """
+    value: list[str] = []
+    seen: set[str] = set()
+
+    def read(path: Path) -> None:
+        key = os.path.normpath(path)
+        if key in seen or len(seen) >= MAX_RC_FILES or not tracker.exists(path) or not path.is_file():
+            return
+        seen.add(key)
+        try:
+            text = tracker.read_text(path)
+        except OSError:
+            return
+        for line in re.sub(r"\\\r?\n", "", text).splitlines():
+            try:
+                words = shlex.split(line, comments=True)
+            except ValueError:  # an unclosed quote: Bazel's tokenizer keeps going, so does this
+                continue
+            if not words:
+                continue
+            if words[0] in ("import", "try-import"):
+                target = posixpath.normpath(words[1][len("%workspace%/"):]) if len(words) == 2 and words[1].startswith("%workspace%/") else ""
+                if target and target != ".." and not target.startswith(("../", "/")):  # inside the workspace only
+                    read(root / target)
+                continue
+            if words[0] not in QUERY_RC_COMMANDS:
+                continue
+            args = words[1:]
+            for i, arg in enumerate(args):
+                if arg.startswith("--deleted_packages="):
+                    value[:] = [arg.split("=", 1)[1]]
+                elif arg == "--deleted_packages" and i + 1 < len(args):
+                    value[:] = [args[i + 1]]
+
+    read(root / ".bazelrc")
+    out: set[str] = set()
+    for name in ",".join(value).split(","):
+        name = name.strip()
+        name = name[2:] if name.startswith("//") else name
+        if name and not name.endswith("/"):
+            out.add(name)
     return out
 
 

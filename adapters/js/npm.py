@@ -1,4 +1,4 @@
-"""npm and yarn workspaces (``workspaces`` in the root package.json).
+"""npm workspaces (``workspaces`` in the root package.json).
 
 Static mode reads the manifests the way npm's installer (arborist) links packages: a
 dependency on a workspace package's name is a link to that package when the workspace
@@ -13,28 +13,24 @@ with EUNSUPPORTEDPROTOCOL; bun, which ctxsel reads as npm, takes ``workspace:``)
 Tool mode (npm only) asks ``npm query`` for the links npm really made; it needs an
 installed tree, so ``auto`` uses it only where ``npm install`` has run.
 
-Yarn follows the same rules (classic links a workspace whose version satisfies the
-range; berry's ``enableTransparentWorkspaces`` does the same by default). There is no
-yarn oracle on the test machines, so yarn's rules are taken from its documentation.
+Yarn reads workspaces its own way (no peers, no ``workspace:`` in yarn 1): ``yarn.py``.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from collections import Counter
 from pathlib import Path
 from typing import ClassVar
 
 from ctxsel.cache import InputTracker
-from ctxsel.errors import ToolError, UserError
+from ctxsel.errors import ToolError
 from ctxsel.graph import BuildGraph
 
 from . import semver
 from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, path_target, workspace_target
-from .workspace import (PNPM_WORKSPACE, JsPackage, JsWorkspace, detect_manager, require_unique_names, root_manifest,
-                        yarn_is_berry)
+from .workspace import PNPM_WORKSPACE, JsPackage, JsWorkspace, require_unique_names, root_manifest
 
 #: specs npm links to a workspace package whatever its version (even none, or ``1.0``);
 #: ``x`` is an ordinary range there, which a version that is not semver fails (npm 11, measured)
@@ -229,37 +225,3 @@ class NpmAdapter(PackageGraphAdapter):
         name = root_manifest(self.root).get("name")
         return name if isinstance(name, str) and name else "."
 
-
-class YarnAdapter(NpmAdapter):
-    name: ClassVar[str] = "yarn"
-    #: no tool mode: yarn has no query that prints workspace dependency edges for both
-    #: yarn 1 and yarn 2+, and no yarn is installed where the differential tests run
-    tools: ClassVar[tuple[str, ...]] = ()
-    names_unnamed_by_folder: ClassVar[bool] = False
-    negation_rule: ClassVar[str] = "ignore"  # yarn's own globbing: not measured, the common rule
-
-    def resolved_source(self) -> str:
-        return "static" if self.options.source == "auto" else super(NpmAdapter, self).resolved_source()
-
-    def load_tool(self, tracker: InputTracker) -> BuildGraph:
-        raise UserError("yarn workspaces have no --source tool mode", hint="use --source static (the default)")
-
-    @classmethod
-    def detect(cls, root: Path) -> bool:
-        if (root / PNPM_WORKSPACE).is_file() or not _declares_workspaces(root):
-            return False
-        return detect_manager(root) == "yarn"
-
-    def test_command(self, tests: list[str]) -> list[str]:
-        """Yarn 2+: ``yarn workspaces foreach --all --include a ... run test`` (the root is a
-        workspace there). Yarn 1 has no multi-workspace filter: one ``yarn workspace a
-        test`` per package, chained with ``&&``, and plain ``yarn test`` for the root."""
-        if yarn_is_berry(self.root):
-            argv = ["yarn", "workspaces", "foreach", "--all"]
-            for t in tests:
-                argv += ["--include", t]
-            return argv + ["run", "test"]
-        steps = [["yarn", "test"] if t == self._root_id() else ["yarn", "workspace", t, "test"] for t in tests]
-        if len(steps) == 1:
-            return steps[0]
-        return ["sh", "-c", " && ".join(shlex.join(s) for s in steps)]

@@ -27,9 +27,10 @@ A lockfile change touches every project, unless ``projectsAffectedByDependencyUp
 that declare or import them (through the packages depending on them) are touched
 (``moved_packages``, ``users_of``; npm, pnpm and yarn 1 lockfiles).
 
-Not known statically: targets and edges that Nx plugins listed in nx.json ``plugins``
-infer (``@nx/jest/plugin`` adding ``test``, ...) -- a warning says so when plugins exist --
-and npm packages (external nodes), which ctxsel does not model.
+Targets that nx.json ``plugins`` infer: ``nx_plugins`` models ``@nx/vitest`` and
+``@nx/jest/plugin`` (the ``test`` targets real repos get from them); other plugins' targets
+(and the projects they might add) are unknown statically -- a warning names each one.
+npm packages (external nodes) are not modelled.
 
 Tool mode runs ``nx graph --file`` once, with the daemon, Nx Cloud and the TUI off and
 Nx's state directory in a temporary directory, so nothing is written into the repo.
@@ -67,7 +68,7 @@ TOOL_TIMEOUT = 300.0
 #: project configuration files Nx 24 globs for (its default plugins' ``createNodes`` patterns)
 PROJECT_CONFIG_FILES = ("package.json", "project.json")
 #: bump when the inputs kept in node meta change shape (part of the graph cache key)
-INPUTS_META_FORMAT = 2
+INPUTS_META_FORMAT = 3
 #: the root manifest, whose dependency changes Nx reads over a git range (``root_manifest_touched``)
 ROOT_MANIFEST = "package.json"
 #: lockfiles whose change affects every project (Nx's AUTO_AFFECTED_LOCK_FILES)
@@ -132,23 +133,17 @@ class NxAdapter(Adapter):
     def load_static(self, tracker: InputTracker) -> BuildGraph:
         from .nx_workspace import (
             discover_projects, implicit_dependencies, invalid_implicit, project_kind, target_depends_on, target_inputs,
-            target_runnable,
+            target_names, target_runnable,
         )
 
         ws = discover_projects(self.root, tracker)
-        self.warnings.extend(ws.warnings)
-        plugins = ws.nx_json.get("plugins")
-        if plugins:
-            self.warnings.append(
-                "nx.json lists plugins; targets (and edges) they infer are unknown to --source static "
-                "(install node_modules and use --source tool for them)"
-            )
+        self.warnings.extend(ws.warnings)  # naming the nx.json plugins nx_plugins does not model
         graph = BuildGraph(self.name, str(self.root))
         file_set = set(ws.files)
         externals: dict[str, set[str]] = {}
         file_edges = self._file_edges(ws, tracker, externals)
         for project in ws.projects.values():
-            targets = sorted(t for t in project.targets if target_runnable(project, t, ws.nx_json, ws.projects))
+            targets = sorted(t for t in target_names(project) if target_runnable(project, t, ws.nx_json, ws.projects))
             graph.add_node(Node(
                 id=project.name,
                 kind=project_kind(project, file_set),
@@ -526,12 +521,19 @@ class NxAdapter(Adapter):
         """What the root package.json's change over the change set's git range names
         (``root_manifest_touched``): projects, or None for "every npm dependency moved".
 
-        The new side is ``head_rev``, git's index for a staged change, else the working tree."""
+        The new side is ``head_rev``, git's index for a staged change, else the working tree.
+        Without a git range (``--files``) Nx has no old side: the whole file changed, which
+        touches every npm node there is -- None when the lockfile locks any package (measured:
+        root package.json declaring vitest, vitest locked, ``--files=package.json`` selects
+        every test hashing npm packages), else nothing."""
         from ctxsel.affected import _contents_at
         from ctxsel.changes import DELETED
 
-        if not changes.base_rev or self.ignored_change(ROOT_MANIFEST):
+        if self.ignored_change(ROOT_MANIFEST):
             return set()
+        if not changes.base_rev:
+            whole = any(f.path == ROOT_MANIFEST and f.status != DELETED for f in changes.files)
+            return None if whole and self.locked_packages() != set() else set()
         for f in changes.files:
             if f.path == ROOT_MANIFEST and f.status != DELETED:
                 return root_manifest_touched(_contents_at(self.root, changes.base_rev, f.old_path or f.path),
@@ -787,6 +789,10 @@ class TaskSelection:
         #: ``nx show projects --affected`` gives ``a``'s dependents and ``d``); a lockfile
         #: change then touches only them
         self.dependency_update_projects: set[str] = set()
+        from .nx_plugins import project_config_patterns
+
+        #: nx.json plugins' createNodes globs: files a project owns that match one count as its configuration
+        self.config_patterns = project_config_patterns(nx_json)
         if isinstance(updates, list) and updates:
             from .nx_workspace import match_projects
 
@@ -796,6 +802,19 @@ class TaskSelection:
         from .nx_workspace import DEFAULT_NAMED_INPUTS
 
         return {**DEFAULT_NAMED_INPUTS, **self.named_global, **(self.graph.node(project).meta.get("named_inputs") or {})}
+
+    def is_config(self, path: str, root: str) -> bool:
+        """``path`` (owned by the project at ``root``) configures that project: its package.json or
+        project.json, or a file an nx.json plugin's createNodes glob matches (measured: with
+        ``@nx/vitest``/``@nx/jest/plugin``, changing ``vitest.config.mts``/``jest.config.js``
+        selects the project's test whose inputs name only ``src/``)."""
+        if path in config_files(root):
+            return True
+        if not self.config_patterns:
+            return False
+        from .nx_workspace import _minimatch
+
+        return any(_minimatch(pattern, path) for pattern in self.config_patterns)
 
     def owner(self, path: str) -> str | None:
         package = self.package_of(self.graph, path)
@@ -905,11 +924,11 @@ class TaskSelection:
                 project, name = task
                 inputs = self.task_inputs(project, name)
                 root = self.root_of(project)
-                configs = config_files(root)
                 own = by_owner.get(project, ())
                 touched_memo[task] = bool(
                     project in always or npm_hit(inputs)
-                    or (own and (inputs.all_files or any(p in configs or fileset_matches(inputs.project, p, root) for p in own)))
+                    or (own and (inputs.all_files or any(self.is_config(p, root) or fileset_matches(inputs.project, p, root)
+                                                         for p in own)))
                     or workspace_hit(inputs.workspace) or self._through_dependencies(project, inputs, by_owner, workspace_hit)
                 )
             return touched_memo[task]
@@ -998,7 +1017,7 @@ class TaskSelection:
             # a ^ input hashes each dependency's project configuration too (measured: inputs
             # ["{projectRoot}/src/**/*", "^{projectRoot}/src/**/*"], a dependency's package.json
             # description changed: the dependents' tests are selected)
-            if (inputs.dep_inputs or inputs.dep_filesets) and any(p in config_files(root) for p in changed):
+            if (inputs.dep_inputs or inputs.dep_filesets) and any(self.is_config(p, root) for p in changed):
                 return True
             if inputs.dep_inputs:
                 project_sets, workspace_sets = self.dependency_filesets(dep, inputs.dep_inputs)

@@ -13,7 +13,8 @@ also outside a git repository (``ctxsel.files.IgnoreRules``' subset of gitignore
 is not special: Nx lists a build output that no ignore file excludes (measured).
 
 Targets are read as Nx merges them (package.json scripts and ``nx.targets``, then
-project.json, then nx.json ``targetDefaults``), far enough to know which targets exist and
+project.json, then nx.json ``targetDefaults``; below all of them the targets nx.json
+``plugins`` infer, ``nx_plugins``, see ``target_layers``), far enough to know which targets exist and
 their ``inputs``/``dependsOn``; ``expand_task_inputs`` and ``fileset_matches`` read inputs
 the way Nx's task hasher splits them, for affected-task selection (``nx.TaskSelection``).
 """
@@ -159,6 +160,10 @@ class NxProject:
     in_workspaces: bool = False  # selected by the package manager's globs (package exports count)
     config_files: list[str] = field(default_factory=list)
     named_inputs: dict[str, Any] = field(default_factory=dict)  # project-level ``namedInputs``
+    #: targets nx.json plugins infer (``nx_plugins``): name -> (plugin, config), below targetDefaults
+    inferred: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    #: each target as package.json, then project.json configure it (``targets`` merges them)
+    own_layers: dict[str, list[Any]] = field(default_factory=dict)
 
     @property
     def package(self) -> str:
@@ -300,10 +305,12 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
     root_manifest = read_json(root / "package.json", tracker) if "package.json" in file_set else None
 
     in_globs: set[str] = set()
+    pm_dirs: set[str] = set()  # what the package manager's globs select, the root included
     warnings: list[str] = []
     if root_manifest is not None:
         dirs = expand_globs(root, package_json_globs(root, tracker, warnings), tracker)
         in_globs = {d or "." for d in dirs}
+        pm_dirs = set(in_globs)
         if "nx" in root_manifest:
             in_globs.add(".")
         else:
@@ -353,6 +360,7 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
                 project.project_type = "application"
             elif libs is not None and proj_root.startswith(libs):
                 project.project_type = "library"
+        project.own_layers = {t: [spec] for t, spec in project.targets.items()}
         by_root[proj_root] = project
     for proj_root, (f, config) in project_jsons.items():
         project = by_root.get(proj_root)
@@ -367,12 +375,15 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
         if isinstance(config.get("targets"), dict):
             for target, spec in config["targets"].items():
                 project.targets[str(target)] = merge_target(spec, project.targets.get(str(target)))
+                project.own_layers.setdefault(str(target), []).append(spec)
         if isinstance(config.get("namedInputs"), dict):
             project.named_inputs.update(config["namedInputs"])
         project.tags += _string_list(config.get("tags"))
         if config.get("implicitDependencies"):
             project.implicit += _string_list(config["implicitDependencies"])
             project.implicit_source = f
+    if nx_json.get("plugins"):
+        _add_plugin_targets(root, tracker, nx_json, files, by_root, pm_dirs, warnings)
     projects: dict[str, NxProject] = {}
     for project in sorted(by_root.values(), key=lambda p: p.root):
         other = projects.get(project.name)
@@ -384,6 +395,19 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
             )
         projects[project.name] = project
     return NxWorkspace(root, nx_json, root_manifest, projects, files, warnings)
+
+
+def _add_plugin_targets(root: Path, tracker: InputTracker, nx_json: dict[str, Any], files: list[str],
+                        by_root: dict[str, NxProject], pm_dirs: set[str], warnings: list[str]) -> None:
+    """The targets (and projects) nx.json ``plugins`` infer, where ``nx_plugins`` models them."""
+    from .nx_plugins import infer, plugin_project
+
+    inference = infer(root, tracker, nx_json, files, set(by_root), pm_dirs)
+    warnings.extend(inference.warnings)
+    for proj_root, config in inference.new_roots.items():
+        by_root[proj_root] = plugin_project(root, tracker, proj_root, config)
+    for proj_root, targets in inference.targets.items():
+        by_root[proj_root].inferred.update(targets)
 
 
 def _first_line_with(text: str, needle: str) -> int | None:
@@ -421,7 +445,13 @@ def _minimatch(pattern: str, value: str) -> bool:
     """minimatch with ``dot: true`` (the subset project patterns use)."""
     if value == pattern:
         return True
-    return any(re.fullmatch(glob_regex(alt, dialect=_PROJECT_PATTERN), value) for alt in _expand_braces(pattern))
+    return any(rx.fullmatch(value) for rx in _minimatch_regexes(pattern))
+
+
+@lru_cache(maxsize=1024)
+def _minimatch_regexes(pattern: str) -> tuple[re.Pattern[str], ...]:
+    """``pattern``'s brace alternatives, compiled once (plugin globs are matched against every file)."""
+    return tuple(re.compile(glob_regex(alt, dialect=_PROJECT_PATTERN)) for alt in _expand_braces(pattern))
 
 
 def match_projects(patterns: list[str], projects: dict[str, NxProject]) -> list[str]:
@@ -538,10 +568,33 @@ def target_executor(spec: Any) -> str | None:
     return None
 
 
-def _compatible(a: Any, b: Any) -> bool:
-    """Nx's ``isCompatibleTarget`` on the executor (options are not modelled)."""
+def _compatible(a: Any, b: Any, identity: bool = False) -> bool:
+    """Nx's ``isCompatibleTarget``: executors agree (or one is unset); with ``identity`` also
+    the command of two ``nx:run-commands`` targets and the script of two ``nx:run-script``
+    ones (one unset: compatible). Measured: a project.json ``{"command": "echo own"}`` test
+    replaces ``@nx/jest/plugin``'s ``jest`` test, inputs and all. (targetDefaults entries are
+    checked on the executor only: Nx compares them with the command outside ``options``.)"""
     ea, eb = target_executor(a), target_executor(b)
-    return ea is None or eb is None or ea == eb
+    if ea is None or eb is None:
+        return True
+    if ea != eb:
+        return False
+    if identity and ea in ("nx:run-commands", "nx:run-script"):
+        ia, ib = _identity(a, ea), _identity(b, eb)
+        return not ia or not ib or ia == ib
+    return True
+
+
+def _identity(spec: dict[str, Any], executor: str) -> Any:
+    """The command a run-commands target runs, or the script a run-script target runs."""
+    options = spec.get("options") if isinstance(spec.get("options"), dict) else {}
+    if executor == "nx:run-script":
+        return options.get("script") or spec.get("script")
+    if spec.get("command"):
+        return spec["command"]
+    commands = options.get("commands")
+    joined = " && ".join(str(c) for c in commands) if isinstance(commands, list) else None
+    return options.get("command") or joined
 
 
 def merge_inputs(high: Any, low: Any, final: bool = False) -> Any:
@@ -563,22 +616,23 @@ def merge_inputs(high: Any, low: Any, final: bool = False) -> Any:
 def merge_target(high: Any, low: Any) -> Any:
     """A target configured twice for one root (package.json, then project.json):
     compatible targets merge field by field (``mergeTargetConfigurations``), others replace."""
-    if not isinstance(high, dict) or not isinstance(low, dict) or not _compatible(high, low):
+    if not isinstance(high, dict) or not isinstance(low, dict) or not _compatible(high, low, identity=True):
         return high
     merged = {**low, **high}
-    if "inputs" in high or "inputs" in low:
-        merged["inputs"] = merge_inputs(high.get("inputs"), low.get("inputs"))
+    for key in ("inputs", "dependsOn"):
+        if key in high or key in low:
+            merged[key] = merge_inputs(high.get(key), low.get(key))
     return merged
 
 
 def target_default(nx_json: dict[str, Any], target: str, spec: Any, project: NxProject,
-                   projects: dict[str, NxProject]) -> dict[str, Any] | None:
+                   projects: dict[str, NxProject], source_plugin: str | None = None) -> dict[str, Any] | None:
     """The nx.json ``targetDefaults`` that apply to one target (``resolveTargetDefault``).
 
     Keys in Nx's order: the target's executor, its exact name, then glob keys longest
     first; the first key with a matching entry wins. A key's value is one object or a list
-    of entries with ``filter`` (``projects``/``executor``; a ``plugin`` filter never
-    matches a target no plugin made); matching entries merge in order, later winning.
+    of entries with ``filter`` (``projects``/``executor``; a ``plugin`` filter matches only
+    a target ``source_plugin`` made); matching entries merge in order, later winning.
     An entry whose executor disagrees with the target's is dropped, as Nx drops it.
     """
     defaults = nx_json.get("targetDefaults")
@@ -596,7 +650,8 @@ def target_default(nx_json: dict[str, Any], target: str, spec: Any, project: NxP
         entries = defaults[key] if isinstance(defaults[key], list) else [defaults[key] or {}]
         merged: dict[str, Any] | None = None
         for entry in entries:
-            if not isinstance(entry, dict) or not _filter_matches(entry.get("filter"), executor, project, projects):
+            if not isinstance(entry, dict) or not _filter_matches(entry.get("filter"), executor, project, projects,
+                                                                  source_plugin):
                 continue
             config = {k: v for k, v in entry.items() if k != "filter"}
             if not _compatible(spec, config):
@@ -607,16 +662,75 @@ def target_default(nx_json: dict[str, Any], target: str, spec: Any, project: NxP
     return None
 
 
-def _filter_matches(flt: Any, executor: str | None, project: NxProject, projects: dict[str, NxProject]) -> bool:
+def _filter_matches(flt: Any, executor: str | None, project: NxProject, projects: dict[str, NxProject],
+                    source_plugin: str | None = None) -> bool:
     if not isinstance(flt, dict):
         return True
     if flt.get("projects") is not None:
         wanted = flt["projects"] if isinstance(flt["projects"], list) else [flt["projects"]]
         if project.name not in match_projects([str(p) for p in wanted], projects):
             return False
-    if flt.get("plugin"):
+    if flt.get("plugin") and flt["plugin"] != source_plugin:
         return False
     return not (flt.get("executor") and flt["executor"] != executor)
+
+
+@dataclass(frozen=True)
+class TargetLayers:
+    """One target's configuration: package.json/project.json merged (``own``) over nx.json
+    targetDefaults (``default``); or, for a target a plugin inferred, every layer merged in
+    Nx's order (``chain``)."""
+
+    own: Any
+    default: dict[str, Any] | None
+    chain: dict[str, Any] | None = None
+
+    def merged(self, name: str) -> Any:
+        """``inputs``/``dependsOn`` merged down the layers (``"..."`` spreads the next layer's)."""
+        if self.chain is not None:
+            return merge_inputs(self.chain.get(name), None, final=True)
+        own = self.own.get(name) if isinstance(self.own, dict) else None
+        return merge_inputs(own, self.default.get(name) if self.default else None, final=True)
+
+    def runnable(self) -> bool:
+        """An executor (``command``, a script) or a non-empty ``dependsOn`` (``nx:noop``) in some layer."""
+        return any(
+            isinstance(layer, dict) and (target_executor(layer) is not None or bool(layer.get("dependsOn")))
+            for layer in ((self.chain,) if self.chain is not None else (self.own, self.default))
+        )
+
+
+def target_layers(project: NxProject, target: str, nx_json: dict[str, Any], projects: dict[str, NxProject]) -> TargetLayers:
+    """A target's layers. For a plugin's target, Nx 24's order (``mergeCreateNodesResults``):
+    the inferred target, then targetDefaults, then package.json's, then project.json's, each
+    merging over the result so far or replacing it when the executor/command differs.
+
+    Measured: a project.json ``{"command": "echo own"}`` test over ``@nx/vitest``'s replaces it
+    *and* the package.json ``nx.targets.test.inputs`` that had merged into it (without the
+    plugin those inputs stay). targetDefaults are looked up for the executor that wins; a
+    ``filter.plugin`` entry matches when the plugin gave the target its executor."""
+    own = project.targets.get(target)
+    made = project.inferred.get(target)
+    if made is None:
+        return TargetLayers(own, target_default(nx_json, target, own, project, projects))
+    plugin, inferred = made
+    replaced = own is not None and not _compatible(own, inferred, identity=True)
+    effective = own if replaced else {**inferred, **(own if isinstance(own, dict) else {})}
+    source = plugin if target_executor(own) is None else None
+    default = target_default(nx_json, target, effective, project, projects, source)
+    chain: dict[str, Any] = inferred
+    if default is not None:
+        # Nx stamps the default with the winning executor: it merges into the inferred
+        # target, or replaces it when project config will replace it anyway
+        chain = default if replaced else merge_target(default, chain)
+    for layer in project.own_layers.get(target, ()):
+        chain = merge_target(layer, chain)
+    return TargetLayers(own, default, chain)
+
+
+def target_names(project: NxProject) -> set[str]:
+    """Every target a project has configured or inferred (runnable or not)."""
+    return set(project.targets) | set(project.inferred)
 
 
 def target_runnable(project: NxProject, target: str, nx_json: dict[str, Any], projects: dict[str, NxProject]) -> bool:
@@ -626,28 +740,17 @@ def target_runnable(project: NxProject, target: str, nx_json: dict[str, Any], pr
     Measured with Nx 24: ``"nx": {"targets": {"test": {"inputs": [...]}}}`` alone is no
     target (``nx show projects --with-target test`` leaves the project out).
     """
-    spec = project.targets.get(target)
-    default = target_default(nx_json, target, spec, project, projects)
-    return any(
-        isinstance(layer, dict) and (target_executor(layer) is not None or bool(layer.get("dependsOn")))
-        for layer in (spec, default)
-    )
+    return target_layers(project, target, nx_json, projects).runnable()
 
 
 def target_inputs(project: NxProject, target: str, nx_json: dict[str, Any], projects: dict[str, NxProject]) -> Any:
     """A target's ``inputs`` after nx.json's targetDefaults (project config wins, ``"..."`` spreads); None: none set."""
-    spec = project.targets.get(target)
-    own = spec.get("inputs") if isinstance(spec, dict) else None
-    default = target_default(nx_json, target, spec, project, projects)
-    return merge_inputs(own, default.get("inputs") if default else None, final=True)
+    return target_layers(project, target, nx_json, projects).merged("inputs")
 
 
 def target_depends_on(project: NxProject, target: str, nx_json: dict[str, Any], projects: dict[str, NxProject]) -> Any:
     """A target's ``dependsOn`` after nx.json's targetDefaults (the project's own wins, ``"..."`` spreads)."""
-    spec = project.targets.get(target)
-    own = spec.get("dependsOn") if isinstance(spec, dict) else None
-    default = target_default(nx_json, target, spec, project, projects)
-    return merge_inputs(own, default.get("dependsOn") if default else None, final=True)
+    return target_layers(project, target, nx_json, projects).merged("dependsOn")
 
 
 #: a stand-in for a task of a dependency that lacks the target (Nx's ``__nx_dummy_task__``)

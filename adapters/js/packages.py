@@ -32,6 +32,8 @@ from ctxsel.errors import ToolError
 from ctxsel.graph import DEP, DEV, OPTIONAL, PEER, BuildGraph, Node
 
 if TYPE_CHECKING:  # pragma: no cover
+    import subprocess
+
     from . import semver
     from .workspace import JsPackage, JsWorkspace
 
@@ -348,17 +350,26 @@ class PackageGraphAdapter(Adapter):
     # ------------------------------------------------------------ tools
     def run_tool(self, argv: list[str], env: dict[str, str], timeout: float = TOOL_TIMEOUT) -> str:
         """Run the real tool in the repo root with ``env`` added; its stdout, or ToolError."""
-        proc = run_tool(argv, self.root, timeout, env=env, hint="use --source static to read the manifests without the tool")
+        proc = self.run_tool_process(argv, env, timeout)
         if proc.returncode != 0:
-            # a Rust panic (pnpm 12 on ``workspace:~*``) ends in backtrace frames; its cause is above them
-            lines = [ln for ln in (proc.stderr or proc.stdout).strip().splitlines()
-                     if not re.match(r"\s*(?:\d+: |at |help: set the `RUST_BACKTRACE|backtrace\.$)", ln)]
-            tail = lines[-3:]
-            raise ToolError(
-                f"{Path(argv[0]).name} {' '.join(argv[1:2])} failed (exit {proc.returncode}): " + " | ".join(tail),
-                hint="use --source static to read the manifests without the tool",
-            )
+            raise self.tool_failure(argv, proc)
         return proc.stdout
+
+    def run_tool_process(self, argv: list[str], env: dict[str, str], timeout: float = TOOL_TIMEOUT) -> subprocess.CompletedProcess[str]:
+        """The finished tool process, for a caller that reads a failure's whole output."""
+        return run_tool(argv, self.root, timeout, env=env, hint="use --source static to read the manifests without the tool")
+
+    @staticmethod
+    def tool_failure(argv: list[str], proc: subprocess.CompletedProcess[str]) -> ToolError:
+        """The error for a tool that exited non-zero: its last lines of output."""
+        # a Rust panic (pnpm 12 on ``workspace:~*``) ends in backtrace frames; its cause is above them
+        lines = [ln for ln in (proc.stderr or proc.stdout).strip().splitlines()
+                 if not re.match(r"\s*(?:\d+: |at |help: set the `RUST_BACKTRACE|backtrace\.$)", ln)]
+        tail = lines[-3:]
+        return ToolError(
+            f"{Path(argv[0]).name} {' '.join(argv[1:2])} failed (exit {proc.returncode}): " + " | ".join(tail),
+            hint="use --source static to read the manifests without the tool",
+        )
 
     def tool_output(self, argv: list[str], env: dict[str, str]) -> str:
         """The tool's answer, or the saved answer in ``--query-file``."""

@@ -64,6 +64,11 @@ TURBO_JSON = "turbo.json"
 CONFIG_NAMES = (TURBO_JSON, "turbo.jsonc")
 ROOT_ID = "//"
 QUERY = "{ packages { items { name path directDependencies { items { name } } } } }"
+#: how turbo 2.11.11 words a refusal of turbo.json's task definitions (``_query_output``)
+TASK_REFUSAL = re.compile(
+    r"Cyclic dependency detected|referenced by task|requires an entry in turbo\.json|"
+    r"cannot contain an environment variable|Could not find task"
+)
 
 #: a package name turbo's ``--filter=`` reads as selector syntax rather than as the name
 #: (turbo 2.11.11, measured): ``!x`` excludes x (and runs every other package), ``x...``,
@@ -799,7 +804,9 @@ class TurboAdapter(PackageGraphAdapter):
         """
         from .workspace import JsWorkspace
 
-        out = self.tool_output(["query", QUERY], turbo_env())
+        out = self._query_output()
+        if out is None:
+            return self.load_static(tracker)
         data = self.parse_tool_json(out, "turbo query")
         try:
             items = data["data"]["packages"]["items"]
@@ -827,6 +834,35 @@ class TurboAdapter(PackageGraphAdapter):
                 if src and dst and src != dst:
                     graph.add_edge(src, dst, self._query_edge_kind(graph.node(src).package, dst, by_dir, names, dirs))
         return graph
+
+    def _query_output(self) -> str | None:
+        """``turbo query``'s answer, or None when it refuses turbo.json's tasks.
+
+        ``turbo query`` checks every task of turbo.json before it answers (turbo 2.11.11,
+        measured): a ``dependsOn`` cycle, a task or package ``dependsOn`` names that does not
+        exist, ``$VAR`` in ``dependsOn`` fail it, even between tasks ``turbo run test`` never
+        reaches (a build <-> lint cycle; ``turbo run test`` then runs). Static mode reads the
+        same package graph from the manifests and warns about the test task graph
+        (``test_command_warnings``); tool mode now does the same instead of exiting 2, so both
+        modes answer alike. Other failures stay errors.
+        """
+        if self.options.query_file:
+            return self.tool_output(["query", QUERY], turbo_env())
+        tool = self.find_tool()
+        assert tool is not None  # load() checked
+        argv = [tool, "query", QUERY]
+        proc = self.run_tool_process(argv, turbo_env())
+        if proc.returncode == 0:
+            return proc.stdout
+        text = proc.stderr or proc.stdout or ""
+        if not TASK_REFUSAL.search(text):
+            raise self.tool_failure(argv, proc)
+        cause = next((ln.strip()[2:] for ln in text.splitlines() if ln.strip().startswith("x ")), "")
+        self.warnings.append(
+            f"turbo query refuses turbo.json's tasks ({cause or 'see turbo query'}); "
+            "the package graph was read from the manifests, as with --source static"
+        )
+        return None
 
     def _query_edge_kind(
         self, src_dir: str, dst: str, by_dir: dict[str, JsPackage], names: dict[str, list[JsPackage]],

@@ -1,0 +1,188 @@
+"""The pure helpers of ``@bazel_skylib//lib`` that macros use, for static mode.
+
+Static mode does not read other repositories, so a symbol loaded from one is unknown.
+For skylib's value helpers that loses far more than the call: ``dicts.add(COMMON_ATTRS,
+{...})`` building a rule's attributes, ``types.is_tuple(tags)`` choosing a branch or
+``paths.join(...)`` naming a source fail, and with them every rule the .bzl file defines
+(rules_python's own ``py_binary``/``py_test`` rules, measured: every BUILD file loading
+them lost its targets). Bazel evaluates skylib itself; these are small Starlark
+re-implementations with the same results, evaluated by ctxsel's interpreter in place of
+the files. Macros that create targets (``selects.config_setting_group``) and the rules under
+``//rules`` are not here: they stay targets of their own kind, as for any other repository.
+A symbol a module here lacks is unknown, as before, never an error.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: ``@bazel_skylib``, bzlmod's canonical ``@@bazel_skylib+`` / ``bazel_skylib~1.5.0``
+SKYLIB_REPO = re.compile(r"@?bazel_skylib(?:[+~].*)?")
+
+MODULES: dict[str, str] = {
+    "lib/dicts.bzl": '''
+def _add(*dictionaries, **kwargs):
+    out = {}
+    for d in dictionaries:
+        out.update(d)
+    out.update(kwargs)
+    return out
+
+def _omit(dictionary, keys):
+    drop = {k: None for k in keys}
+    return {k: dictionary[k] for k in dictionary if k not in drop}
+
+def _pick(dictionary, keys):
+    return {k: dictionary[k] for k in keys if k in dictionary}
+
+dicts = struct(add = _add, omit = _omit, pick = _pick)
+''',
+    "lib/types.bzl": '''
+def _of(kind):
+    return lambda v: type(v) == kind
+
+types = struct(
+    is_list = _of("list"),
+    is_string = _of("string"),
+    is_bool = _of("bool"),
+    is_none = _of("NoneType"),
+    is_int = _of("int"),
+    is_tuple = _of("tuple"),
+    is_dict = _of("dict"),
+    is_function = _of("function"),
+    is_depset = _of("depset"),
+    is_set = _of("set"),
+)
+''',
+    "lib/collections.bzl": '''
+def _after_each(separator, iterable):
+    out = []
+    for x in iterable:
+        out.extend([x, separator])
+    return out
+
+def _before_each(separator, iterable):
+    out = []
+    for x in iterable:
+        out.extend([separator, x])
+    return out
+
+def _uniq(iterable):
+    return list({x: None for x in iterable}.keys())
+
+collections = struct(after_each = _after_each, before_each = _before_each, uniq = _uniq)
+''',
+    "lib/structs.bzl": '''
+def _to_dict(s):
+    return {k: getattr(s, k) for k in dir(s) if k not in ("to_json", "to_proto")}
+
+structs = struct(to_dict = _to_dict)
+''',
+    "lib/paths.bzl": '''
+def _basename(p):
+    return p.rpartition("/")[-1]
+
+def _dirname(p):
+    prefix, sep, _ = p.rpartition("/")
+    if not prefix:
+        return sep
+    return prefix.rstrip("/")
+
+def _is_absolute(path):
+    return path.startswith("/") or (len(path) > 2 and path[1] == ":")
+
+def _join(path, *others):
+    result = path
+    for p in others:
+        if _is_absolute(p):
+            result = p
+        elif not result or result.endswith("/"):
+            result += p
+        else:
+            result += "/" + p
+    return result
+
+def _normalize(path):
+    if not path:
+        return "."
+    absolute = path.startswith("/")
+    parts = []
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == ".." and parts and parts[-1] != "..":
+            parts.pop()
+        elif part == ".." and absolute:
+            continue
+        else:
+            parts.append(part)
+    out = "/".join(parts)
+    if absolute:
+        out = "/" + out
+    return out or "."
+
+def _relativize(path, start):
+    segments = _normalize(path).split("/")
+    start_segments = _normalize(start).split("/")
+    if start_segments == ["."]:
+        start_segments = []
+    if start_segments != segments[:len(start_segments)]:
+        fail("Path '%s' is not beneath '%s'" % (path, start))
+    return "/".join(segments[len(start_segments):])
+
+def _split_extension(p):
+    b = _basename(p)
+    last_dot = b.rfind(".")
+    if last_dot <= 0:
+        return (p, "")
+    cut = len(p) - len(b) + last_dot
+    return (p[:cut], p[cut:])
+
+def _replace_extension(p, new_extension):
+    return _split_extension(p)[0] + new_extension
+
+def _starts_with(path_a, path_b):
+    a = _normalize(path_a)
+    b = _normalize(path_b)
+    return a == b or a.startswith(b.rstrip("/") + "/")
+
+paths = struct(
+    basename = _basename,
+    dirname = _dirname,
+    is_absolute = _is_absolute,
+    join = _join,
+    normalize = _normalize,
+    relativize = _relativize,
+    replace_extension = _replace_extension,
+    split_extension = _split_extension,
+    starts_with = _starts_with,
+)
+''',
+    "lib/selects.bzl": '''
+def _with_or_dict(input_dict):
+    out = {}
+    for key, value in input_dict.items():
+        if type(key) == "tuple":
+            for k in key:
+                if k in out:
+                    fail("key %s appears multiple times" % k)
+                out[k] = value
+        else:
+            if key in out:
+                fail("key %s appears multiple times" % key)
+            out[key] = value
+    return out
+
+def _with_or(input_dict, no_match_error = ""):
+    return select(_with_or_dict(input_dict), no_match_error = no_match_error)
+
+selects = struct(with_or = _with_or, with_or_dict = _with_or_dict)
+''',
+}
+
+
+def skylib_source(repo: str, path: str) -> str | None:
+    """The Starlark text ctxsel evaluates for ``@<repo>//<path>``, if it stands in for it."""
+    if SKYLIB_REPO.fullmatch(repo):
+        return MODULES.get(path)
+    return None
