@@ -154,11 +154,11 @@ def infer(root: Path, tracker: InputTracker, nx_json: dict[str, Any], files: lis
             per_root = result.targets.setdefault(project_root, {})
             for target, spec in made.items():
                 per_root[target] = _merge_plugin_target(entry.name, spec, per_root.get(target))
-    for name in unmodelled:
-        what = f"targets (and projects) it infers, e.g. {UNMODELLED_TEST_LIKE[name]!r}," if name in UNMODELLED_TEST_LIKE \
-            else "targets (and projects) it infers"
+    if unmodelled:  # one line, not one per plugin: real nx.json files list three or four
+        named = ", ".join(f"{n!r} (e.g. {UNMODELLED_TEST_LIKE[n]!r})" if n in UNMODELLED_TEST_LIKE else repr(n)
+                          for n in unmodelled)
         result.warnings.append(
-            f"nx.json plugin {name!r}: {what} are unknown to --source static "
+            f"nx.json plugins {named}: the targets (and projects) they infer are unknown to --source static "
             f"(modelled: {VITEST}, {JEST}; install node_modules and use --source tool for the rest)"
         )
     return result
