@@ -79,8 +79,10 @@ YARN_PREFIX = PREFIX / "yarn" / "node_modules"
 YARN_HINT = "run: bash .ci/oracles-yarn.sh"
 #: yarn never reads the network or writes global state for these queries; its own yarnPath
 #: is ignored so the pinned oracle answers, and yarn 1 runs where packageManager names yarn 4
+#: berry makes installs immutable when it sees CI (``CI=true``, as ``.ci/run`` sets): the
+#: fixtures have no lockfile, so an install there must be allowed to write one
 YARN_ENV = {"YARN_IGNORE_PATH": "1", "SKIP_YARN_COREPACK_CHECK": "1", "YARN_ENABLE_TELEMETRY": "0",
-            "YARN_ENABLE_PROGRESS_BARS": "false"}
+            "YARN_ENABLE_PROGRESS_BARS": "false", "YARN_ENABLE_IMMUTABLE_INSTALLS": "false"}
 
 
 def yarn_js(berry: bool) -> str:
