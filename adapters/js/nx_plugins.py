@@ -141,9 +141,9 @@ def infer(root: Path, tracker: InputTracker, nx_json: dict[str, Any], files: lis
             if entry.name not in unmodelled:
                 unmodelled.append(entry.name)
             continue
-        glob = VITEST_GLOB if entry.name == VITEST else JEST_GLOB
+        globs = CREATE_NODES_GLOBS[entry.name]  # every modelled plugin has its row there
         for config in files:
-            if not _minimatch(glob, config) or not entry.selects(config):
+            if not any(_minimatch(glob, config) for glob in globs) or not entry.selects(config):
                 continue
             project_root = config.rsplit("/", 1)[0] if "/" in config else "."
             made = build(root, tracker, nx_json, entry, config, project_root, in_globs, result.warnings)
