@@ -10,6 +10,7 @@ or removing files is caught as well as editing them.
 from __future__ import annotations
 
 import gc
+import importlib.util
 import os
 from pathlib import Path
 from typing import Callable
@@ -90,6 +91,35 @@ class InputTracker:
             return []
 
 
+def _code_dirs() -> list[str]:
+    """The directories ctxsel's own code is installed in (``ctxsel`` and ``ctxsel.adapters``,
+    which may live apart: an editable install maps them to ``selector/`` and ``adapters/``)."""
+    dirs = [os.path.dirname(os.path.abspath(__file__))]
+    spec = importlib.util.find_spec("ctxsel.adapters")  # locates it without importing every adapter
+    if spec is not None and spec.submodule_search_locations:
+        dirs += [os.path.abspath(d) for d in spec.submodule_search_locations]
+    dirs.sort()
+    # a regular install nests adapters/ inside ctxsel/: walk it once
+    return [d for i, d in enumerate(dirs) if not any(d == p or d.startswith(p + os.sep) for p in dirs[:i])]
+
+
+def note_own_code(tracker: InputTracker) -> None:
+    """Stamp ctxsel's own files, so a graph is reused only by the code that built it.
+
+    ``CACHE_FORMAT`` is bumped by hand when the graph's shape changes, but most adapter
+    fixes change the *answer* for the same inputs: after an upgrade (or an edit to an
+    editable install) a cached graph from the old adapters would keep giving the old,
+    wrong answer until the repo's manifests happened to change. Files only: a module added
+    or removed shows as an edit to the module that imports it, while a directory's stamp
+    would move whenever Python first writes its ``__pycache__``.
+    """
+    for top in _code_dirs():
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                tracker.note(os.path.join(dirpath, name))
+
+
 def cache_path(root: Path, key: str) -> Path:
     return root / CACHE_DIR / "cache" / f"graph-{key}.pickle"
 
@@ -156,6 +186,8 @@ def cached_graph(
         if hit is not None:
             return hit
     tracker = InputTracker(root)
+    if use_cache:
+        note_own_code(tracker)
     graph = build(tracker)
     if use_cache:
         store_cached(root, key, graph, tracker)
