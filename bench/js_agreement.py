@@ -2,11 +2,16 @@
 
     python -m bench.js_agreement /tmp/jsreal/vuejs+core --tool pnpm
     python -m bench.js_agreement /tmp/jsreal/t3-oss+create-t3-turbo --tool turbo
+    python -m bench.js_agreement /tmp/jsreal/jestjs+jest --tool yarn --yarn ~/.cache/ctxsel-oracles/yarn/node_modules/@yarnpkg/cli-dist/bin/yarn.js
+    python -m bench.js_agreement /tmp/jsreal/TanStack+router --tool nx
 
 For every package X it compares ctxsel's ``blast-radius X`` (static mode, no cache)
 with ``pnpm --filter '...{dir}' ls --depth -1 --json`` or ``turbo ls
 --filter='...{dir}' --output=json``, as sets of package directories, and prints the
-agreement count and every disagreement. Run it on an extracted copy (``git archive``),
+agreement count and every disagreement. yarn and Nx have no "dependents of X" query:
+their whole graph (``yarn workspaces info`` / ``workspaces list -v --json``, ``nx graph
+--file``) is read once and its reverse closure taken; Nx compares project names (run it
+on a copy prepared as ``bench/nx_compare.py --prepare`` does: Nx offline needs that). Run it on an extracted copy (``git archive``),
 never inside a repo you care about: turbo may create ``.turbo/``. The real tools come
 from the oracle install (``source ~/.cache/ctxsel-oracles/oracle-env.sh``).
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -52,15 +58,70 @@ def turbo_test_dirs(root: Path, selector: str) -> set[str]:
             if t["task"] == "test" and t["command"] != "<NONEXISTENT>"}
 
 
-def agreement(root: Path, tool: str, tests: bool = False) -> tuple[int, int, list[str]]:
+def yarn_deps(root: Path, yarn: str) -> dict[str, set[str]]:
+    """dir -> dirs of its workspace dependencies as the yarn at ``yarn`` (a yarn.js) lists
+    them ("" is the root; yarn 1 does not list the root, which then has none)."""
+    from ctxsel.adapters.js.yarn import YARN_ENV, _parse_berry, _parse_classic
+
+    env = {**os.environ, **YARN_ENV, "YARN_IGNORE_PATH": "1"}
+    version = subprocess.run(["node", yarn, "--version"], cwd=root, env=env, capture_output=True,
+                             text=True, timeout=120, check=True).stdout.strip()
+    berry = not version.startswith(("0.", "1."))
+    args = ["workspaces", "list", "-v", "--json"] if berry else ["--silent", "workspaces", "info"]
+    out = subprocess.run(["node", yarn, *args], cwd=root, env=env, capture_output=True, text=True,
+                         timeout=300, check=True).stdout
+    listed = _parse_berry(out) if berry else _parse_classic(out)
+    return {rel: set(deps) for rel, (_name, deps) in listed.items()}
+
+
+def nx_deps(root: Path) -> dict[str, set[str]]:
+    """project name -> names of the projects it depends on, from ``nx graph --file``."""
+    import tempfile
+
+    from ctxsel.adapters.js.nx import node_path_env
+
+    nx = shutil.which("nx") or "nx"
+    env = {**os.environ, **ENV, **node_path_env(nx, root, os.environ.get("NODE_PATH"))}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "graph.json"
+        subprocess.run([nx, "graph", f"--file={out}"], cwd=root, env=env, capture_output=True, text=True,
+                       timeout=600, check=True)
+        graph = json.loads(out.read_text())["graph"]
+    return {name: {d["target"] for d in graph["dependencies"].get(name, [])
+                   if not d["target"].startswith("npm:")} for name in graph["nodes"]}
+
+
+def dependents(deps: dict[str, set[str]], start: str) -> set[str]:
+    """``start`` and everything that reaches it in ``deps`` (node -> its dependencies)."""
+    rdeps: dict[str, set[str]] = {}
+    for node, targets in deps.items():
+        for t in targets:
+            rdeps.setdefault(t, set()).add(node)
+    seen, todo = {start}, [start]
+    while todo:
+        for d in rdeps.get(todo.pop(), ()):
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen
+
+
+def agreement(root: Path, tool: str, tests: bool = False, yarn: str | None = None) -> tuple[int, int, list[str]]:
     ws = Workspace.open(root, adapter=tool, source="static", use_cache=False)
+    whole = yarn_deps(root, yarn or "yarn") if tool == "yarn" else nx_deps(root) if tool == "nx" else None
+    if whole is not None and tool == "yarn" and "" not in whole:
+        whole[""] = set()  # yarn 1 does not list the root
     total = agree = 0
     problems: list[str] = []
     for node in sorted(ws.graph.nodes(), key=lambda n: n.package):
         if not ws.adapter.reportable(ws.graph, node.id):
             continue
-        ours = {ws.graph.node(i).package for i in ws.blast_radius(roots=[node.id]).ids}
-        theirs = tool_dirs(root, tool, "...{" + (node.package or ".") + "}")
+        key = (lambda n: n.id) if tool == "nx" else (lambda n: n.package)
+        ours = {key(ws.graph.node(i)) for i in ws.blast_radius(roots=[node.id]).ids}
+        if whole is not None:
+            theirs = dependents(whole, key(node)) if key(node) in whole else set()
+        else:
+            theirs = tool_dirs(root, tool, "...{" + (node.package or ".") + "}")
         if tests and tool == "turbo":
             ours_t = {ws.graph.node(i).package for i in ws.tests(roots=[node.id]).tests}
             theirs_t = turbo_test_dirs(root, "...{" + node.package + "}")
@@ -78,10 +139,17 @@ def agreement(root: Path, tool: str, tests: bool = False) -> tuple[int, int, lis
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("root", type=Path)
-    parser.add_argument("--tool", choices=["pnpm", "turbo"], required=True)
+    parser.add_argument("--tool", choices=["pnpm", "turbo", "yarn", "nx"], required=True)
+    parser.add_argument("--yarn", help="yarn: the yarn.js to run (default: the repo's yarnPath, else yarn on PATH)")
     parser.add_argument("--tests", action="store_true", help="turbo: also compare test sets with --dry=json")
     args = parser.parse_args(argv)
-    agree, total, problems = agreement(args.root, args.tool, args.tests)
+    yarn = args.yarn
+    if args.tool == "yarn" and yarn is None:
+        from ctxsel.adapters.js.yarn import yarn_release
+
+        own = yarn_release(args.root)
+        yarn = str(args.root / own) if own else shutil.which("yarn")
+    agree, total, problems = agreement(args.root, args.tool, args.tests, yarn)
     print(f"{args.root.name}: {agree}/{total} packages agree with {args.tool}")
     for line in problems:
         print("  " + line)

@@ -125,11 +125,32 @@ class _Target:
         self.visibility: list[str] = []
 
 
+#: a numeric character reference (decimal or hex)
+_CHAR_REF = re.compile(r"&#(?:([0-9]+)|x([0-9a-fA-F]+));")
+
+
+def _xml10_char_ref(m: re.Match[str]) -> str:
+    """A character reference XML 1.0 accepts: itself, or U+FFFD for a character XML 1.0 forbids.
+
+    Bazel writes a string attribute's control characters as references, ``&#0;`` included
+    (rules_pkg's ``REMOVE_BASE_DIRECTORY = "\\0"`` in ``pkg_files(renames = ...)``, a
+    genrule ``cmd`` with ``\\033``), and expat refuses every one but tab, newline and CR:
+    the whole graph failed to load (exit 2) for one string value. Labels cannot hold such
+    characters (Bazel refuses them in target names), so only attribute text is replaced.
+    """
+    code = int(m.group(1)) if m.group(1) is not None else int(m.group(2), 16)
+    if code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF:
+        return m.group(0)
+    return "&#65533;"
+
+
 def parse_xml(text: str, source: str) -> Iterator[_Target]:
     import xml.etree.ElementTree as ET
 
-    # Bazel writes XML 1.1, which expat does not accept; the content is 1.0-compatible.
+    # Bazel writes XML 1.1, which expat does not accept; the content is 1.0-compatible
+    # except for character references to control characters (below).
     text = re.sub(r'^<\?xml version="1\.1"', '<?xml version="1.0"', text.lstrip(), count=1)
+    text = _CHAR_REF.sub(_xml10_char_ref, text)
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:

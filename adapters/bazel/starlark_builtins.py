@@ -123,12 +123,21 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
             return text
         if not isinstance(text, str):
             return UNKNOWN
-        if not text.startswith(("//", "@")):
-            # relative to the package of the file that calls Label() (a .bzl: not the BUILD
-            # file using it), as Bazel 6+ resolves it; Bazel 4.2.3 refuses it ("Illegal
-            # absolute label syntax"), so no repository that Bazel 4 loads has one
-            text = f"//{interp.package_of(interp.call_path)}:{text[1:] if text.startswith(':') else text}"
-        return LabelValue(text)
+        # relative to the package of the file that calls Label() (a .bzl: not the BUILD
+        # file using it), as Bazel 6+ resolves it; Bazel 4.2.3 refuses it ("Illegal
+        # absolute label syntax"), so no repository that Bazel 4 loads has one
+        return LabelValue(_relative_to_caller(text))
+
+    def _relative_to_caller(text: str) -> str:
+        """A label text made absolute against the package of the file whose code is calling
+        the builtin now (``interp.call_path``: a .bzl, or a skylib stand-in's
+        ``@bazel_skylib//lib:x.bzl``)."""
+        if text.startswith(("//", "@")):
+            return text
+        name = text.removeprefix(":")
+        if interp.call_path.startswith("@"):
+            return f"{interp.call_path.rsplit(':', 1)[0]}:{name}"
+        return f"//{interp.package_of(interp.call_path)}:{name}"
 
     @builtin("rule")
     def _rule(implementation: Any = None, attrs: Any = None, outputs: Any = None, **kwargs: Any) -> RuleClass:
@@ -150,8 +159,25 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     for name in ("provider", "aspect", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "configuration_field", "exec_group", "subrule", "visibility", "depset"):
         b[name] = Builtin(name, lambda *a, **k: UNKNOWN)
 
+    def label_default(kind: str, default: Any) -> Any:
+        """A label attribute's default with its label strings resolved where ``attr.label()``
+        is called: Bazel 4.2.3 reads ``attr.label(default = ":tool")`` in //lib:defs.bzl as
+        ``//lib:tool`` for every target of the rule, wherever its BUILD file is (measured;
+        ctxsel resolved it in the target's package, rules_pkg's ``directory`` rule lost its
+        ``_dir_creator`` edge). Other values (``Label()``, computed defaults) are kept."""
+        def resolve(v: Any) -> Any:
+            return _relative_to_caller(v) if isinstance(v, str) and v else v
+
+        if kind == "label":
+            return resolve(default)
+        if kind == "label_list" and isinstance(default, list):
+            return [resolve(v) for v in default]
+        if kind == "label_dict" and isinstance(default, dict):
+            return {resolve(k): v for k, v in default.items()}
+        return default
+
     def attr_fn(kind: str) -> Builtin:
-        return Builtin(f"attr.{kind}", lambda *a, default=None, **k: AttrSpec(kind, default))
+        return Builtin(f"attr.{kind}", lambda *a, default=None, **k: AttrSpec(kind, label_default(kind, default)))
 
     b["attr"] = Struct({
         "label": attr_fn("label"), "label_list": attr_fn("label_list"),

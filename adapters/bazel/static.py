@@ -769,8 +769,16 @@ def _expand_output_template(template: str, call: TargetCall) -> str | None:
         return None
 
 
+#: (native rule kind, attribute) pairs whose labels bazel query does not follow: the
+#: ``toolchain`` rule's ``toolchain`` is a nodep label (Bazel 4.2.3, measured: no edge from
+#: ``toolchain(name = "tc", toolchain = ":impl")`` to ``:impl``, with or without --nodep_deps)
+NODEP_ATTRS = frozenset({("toolchain", "toolchain")})
+
+
 def _is_label_attr(call: TargetCall, attr: str) -> bool:
     if attr in NON_LABEL_ATTRS or attr in OUTPUT_ATTRS:
+        return False
+    if call.rule is not None and call.rule.native and (call.kind, attr) in NODEP_ATTRS:
         return False
     spec = call.rule.attrs.get(attr) if call.rule is not None and call.rule.attrs else None
     if spec is not None:
