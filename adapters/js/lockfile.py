@@ -237,6 +237,31 @@ def parse_yarn1_lockfile(text: str) -> dict[str, dict[str, Any]]:
     return entries
 
 
+#: the header yarn 1 writes; a yarn.lock with it is read by the legacy parser, whatever follows
+#: (``LEGACY_REGEXP`` of the syml parser Nx and yarn berry share)
+YARN1_HEADER = re.compile(r"^(#.*(\r?\n))*?#\s+yarn\s+lockfile\s+v1\r?\n", re.IGNORECASE)
+
+
+def parse_berry_lockfile(text: str) -> dict[str, dict[str, Any]] | None:
+    """A yarn berry (2+) lockfile as ``{"name@npm:^1, name@npm:^2": {"version": ..., ...}}``
+    without ``__metadata``; None for a yarn 1 lockfile (its header, or no ``__metadata``).
+
+    Read as the syml parser Nx uses reads it: YAML with the failsafe schema (every scalar a
+    string, so ``version: 1.10`` stays ``"1.10"``; a repeated key keeps the last value).
+    ``LockfileUnreadable`` for text that is not such a mapping."""
+    if YARN1_HEADER.match(text):
+        return None
+    import yaml  # only when a lockfile changed
+
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CBaseLoader", yaml.BaseLoader))  # noqa: S506 -- strings only
+    except yaml.YAMLError:
+        raise LockfileUnreadable("not valid YAML") from None
+    if not isinstance(data, dict) or "__metadata" not in data:
+        return None
+    return {str(k): v for k, v in data.items() if k != "__metadata" and isinstance(v, dict)}
+
+
 def _yarn1_view(entries: dict[str, dict[str, Any]], externals: dict[str, dict[str, str]]) -> LockfileView:
     """yarn.lock v1, measured with turbo 2.11.11: a dependency is the entry keyed
     ``name@spec``; its closure follows ``dependencies`` and ``optionalDependencies`` the

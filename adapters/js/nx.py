@@ -25,7 +25,7 @@ into (``root_tsconfig_touched``). Tests are chosen per *task* from the
 A lockfile change touches every project, unless ``projectsAffectedByDependencyUpdates`` is
 ``"auto"``: then only the npm packages whose locked versions moved count, and the projects
 that declare or import them (through the packages depending on them) are touched
-(``moved_packages``, ``users_of``; npm, pnpm and yarn 1 lockfiles).
+(``moved_packages``, ``users_of``; npm, pnpm, yarn 1, yarn berry and text bun.lock lockfiles).
 
 Targets that nx.json ``plugins`` infer: ``nx_plugins`` models ``@nx/vitest`` and
 ``@nx/jest/plugin`` (the ``test`` targets real repos get from them); other plugins' targets
@@ -153,7 +153,7 @@ class NxAdapter(Adapter):
                     "root": project.root,
                     "targets": targets,
                     "has_test": "test" in targets,
-                    "package_name": (project.manifest or {}).get("name"),
+                    "package_name": None if project.plugin_only else (project.manifest or {}).get("name"),
                     "externals": sorted(externals.get(project.name, ())),
                     **_inputs_meta(
                         {t: target_inputs(project, t, ws.nx_json, ws.projects) for t in targets}, project.named_inputs,
@@ -351,10 +351,10 @@ class NxAdapter(Adapter):
     def locked_packages(self) -> "set[str] | None":
         """The npm package names Nx has external nodes for: those of the lockfile of the package
         manager it detects (bun, pnpm, yarn, npm, in that order); none without one; None when
-        ctxsel cannot read it (bun, yarn berry, a broken file)."""
+        ctxsel cannot read it (a binary bun.lockb alone, a broken file)."""
         from .nx_workspace import NPM_LOCKFILES, NpmUnreadable
 
-        if (self.root / "bun.lockb").exists() or (self.root / "bun.lock").exists():
+        if (self.root / "bun.lockb").exists() and not (self.root / "bun.lock").exists():
             return None
         for lockfile in NPM_LOCKFILES:
             try:
@@ -496,9 +496,31 @@ class NxAdapter(Adapter):
                 always |= selection.dependency_update_projects
             moved, packages = self.lockfile_moves(changes) if updates == "auto" and not lockfiles else (frozenset(), None)
             return sorted(selection.affected(tests, paths, "test", always=always, npm_changed=named is None or bool(lockfiles),
-                                             npm_moved=moved, npm_packages=packages))
+                                             npm_moved=moved, npm_packages=packages,
+                                             json_unchanged=self.json_unchanged(selection, tests, changes, set(paths))))
         except InvalidInputsError as exc:
             raise ParseError(str(exc.args[0]), Location(*_input_location(self.root, exc.args[1], exc.args[2]))) from None
+
+    def json_unchanged(self, selection: "TaskSelection", tests: list[str], changes: "ChangeSet",
+                       paths: set[str]) -> frozenset[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+        """The ``json`` inputs of these test tasks whose file changed over the git range but not in
+        the fields they name (``json_fields_changed``); none without a range (``--files``: the
+        whole file changed)."""
+        from ctxsel.affected import _contents_at
+
+        from .nx_workspace import json_fields_changed
+
+        if not changes.base_rev:
+            return frozenset()
+        wanted = {j for t in tests for j in selection.task_inputs(t, "test").json_inputs if j[0] in paths}
+        unchanged: set[tuple[str, tuple[str, ...], tuple[str, ...]]] = set()
+        for f in changes.files:
+            for key in (j for j in wanted if j[0] == f.path):
+                before = _contents_at(self.root, changes.base_rev, f.old_path or f.path)
+                after = _contents_at(self.root, ":" if changes.staged else changes.head_rev, f.path)
+                if not json_fields_changed(before, after, key[1], key[2]):
+                    unchanged.add(key)
+        return frozenset(unchanged)
 
     def lockfile_moves(self, changes: "ChangeSet") -> tuple[frozenset[str], "NpmPackages | None"]:
         """The npm packages that lockfile changes over the change set's git range moved (``"auto"``,
@@ -882,7 +904,8 @@ class TaskSelection:
 
     def affected(self, projects: list[str], paths: list[str], target: str, always: set[str] = frozenset(),
                  npm_changed: bool = False, npm_moved: frozenset[str] = frozenset(),
-                 npm_packages: "NpmPackages | None" = None) -> set[str]:
+                 npm_packages: "NpmPackages | None" = None,
+                 json_unchanged: frozenset[tuple[str, tuple[str, ...], tuple[str, ...]]] = frozenset()) -> set[str]:
         """Those of ``projects`` (all having ``target``) whose ``target`` task the changed ``paths`` affect.
 
         ``always``: projects whose every task counts as touched (Nx's ``alwaysTouchedTaskIds``:
@@ -890,10 +913,12 @@ class TaskSelection:
         change, named them); ``npm_changed``: npm dependencies moved in a way Nx
         cannot pin down, which touches every task that does not pin its ``externalDependencies``
         to none (measured: a test pinning ``["left-pad"]`` is selected too); ``npm_moved``: the
-        packages a narrowed (``"auto"``) lockfile change moved, looked up in ``npm_packages``.
+        packages a narrowed (``"auto"``) lockfile change moved, looked up in ``npm_packages``;
+        ``json_unchanged``: ``json`` inputs whose fields a git range left as they were.
         """
         from .nx_workspace import fileset_matches
 
+        changed_paths = set(paths)
         by_owner: dict[str | None, list[str]] = {}
         for path in dict.fromkeys(paths):
             by_owner.setdefault(self.owner(path), []).append(path)
@@ -930,6 +955,7 @@ class TaskSelection:
                     or (own and (inputs.all_files or any(self.is_config(p, root) or fileset_matches(inputs.project, p, root)
                                                          for p in own)))
                     or workspace_hit(inputs.workspace) or self._through_dependencies(project, inputs, by_owner, workspace_hit)
+                    or any(j[0] in changed_paths and j not in json_unchanged for j in inputs.json_inputs)
                 )
             return touched_memo[task]
 

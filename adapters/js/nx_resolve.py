@@ -107,7 +107,7 @@ class ProjectLocator:
         self._wildcard_entry_points = []
         for project in self.projects.values():
             manifest = project.manifest
-            if manifest is None or not isinstance(manifest.get("name"), str):
+            if manifest is None or not isinstance(manifest.get("name"), str) or project.plugin_only:
                 continue
             name = manifest["name"]
             self._by_package[name] = project

@@ -164,6 +164,9 @@ class NxProject:
     inferred: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     #: each target as package.json, then project.json configure it (``targets`` merges them)
     own_layers: dict[str, list[Any]] = field(default_factory=dict)
+    #: made by a plugin alone (its package.json outside the globs): Nx gives it no package name
+    #: (``metadata.js.packageName``), so no package.json dependency or import resolves to it
+    plugin_only: bool = False
 
     @property
     def package(self) -> str:
@@ -896,6 +899,9 @@ class TaskInputs:
     transitive_outputs: bool = False  # ... "transitive": true: of every task below it, not only the direct ones
     pins_externals: bool = False  # an {"externalDependencies": [...]} input: it hashes those npm packages only
     pinned_externals: tuple[str, ...] = ()  # ... the packages those inputs name
+    #: {"json": "{workspaceRoot}/f", "fields": [...]} inputs: (f, fields, excludeFields). The
+    #: task is affected by f changing in those fields (any change of f with --files; measured)
+    json_inputs: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
 #: the object inputs Nx 24's native task hasher takes: (key, its type, optional keys and
@@ -1005,6 +1011,7 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
     project_inputs: list[tuple[str, tuple[str, ...]]] = []
     outputs = transitive = False
     flags: set[str] = set()
+    json_inputs: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
     for entry in inputs if isinstance(inputs, list) else []:
         if isinstance(entry, str):
             if entry.startswith("^"):
@@ -1037,10 +1044,35 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
                     outputs |= _expand_named(entry["input"], named, project, workspace, flags=flags)
             elif "externalDependencies" in entry:
                 _pin_externals(entry["externalDependencies"], flags)
-            # env, runtime, json: not files of the workspace
+            elif isinstance(entry.get("json"), str) and entry["json"].startswith(WORKSPACE_ROOT + "/"):
+                json_inputs.append((entry["json"][len(WORKSPACE_ROOT) + 1:], tuple(map(str, entry.get("fields") or ())),
+                                    tuple(map(str, entry.get("excludeFields") or ()))))
+            # env, runtime: not files of the workspace
     return TaskInputs(tuple(project), tuple(workspace), tuple(dep_inputs), tuple(dep_filesets),
                       tuple(project_inputs), outputs, transitive_outputs=transitive, pins_externals="externals" in flags,
-                      pinned_externals=tuple(sorted(f[len(PINNED):] for f in flags if f.startswith(PINNED))))
+                      pinned_externals=tuple(sorted(f[len(PINNED):] for f in flags if f.startswith(PINNED))),
+                      json_inputs=tuple(json_inputs))
+
+
+def json_fields_changed(before: str | None, after: str | None, fields: tuple[str, ...], exclude: tuple[str, ...]) -> bool:
+    """Whether a ``{"json": f, "fields": [...]}`` input's part of ``f`` differs between two versions
+    (measured over a git range: a ``compilerOptions`` change selects the task, another field's
+    or whitespace does not). Top-level keys; ``fields`` empty: all but ``excludeFields``. A side
+    missing or not JSON counts as changed."""
+    if before is None or after is None:
+        return True
+    try:
+        old, new = json.loads(_strip_jsonc(before)), json.loads(_strip_jsonc(after))
+    except ValueError:
+        return True
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return old != new
+
+    def part(data: dict[str, Any]) -> dict[str, Any]:
+        keys = fields or tuple(k for k in data if k not in exclude)
+        return {k: data.get(k) for k in keys if k not in exclude}
+
+    return part(old) != part(new)
 
 
 #: how ``_pin_externals`` marks a pinned package name in the expansion's flags
@@ -1129,8 +1161,8 @@ def _extglob_regex(pattern: str, glob_regex: Callable[[str], str]) -> str:
 
 # ---------------------------------------------------------------------- npm packages (external nodes)
 #: the lockfiles Nx makes ``npm:`` external nodes from, in the order it detects the package
-#: manager (after bun's, which ctxsel does not read)
-NPM_LOCKFILES = ("pnpm-lock.yaml", "yarn.lock", "package-lock.json")
+#: manager (bun's text lockfile first; the binary bun.lockb is not read)
+NPM_LOCKFILES = ("bun.lock", "pnpm-lock.yaml", "yarn.lock", "package-lock.json")
 
 
 class NpmUnreadable(ValueError):
@@ -1169,7 +1201,8 @@ class NpmPackages:
 
 def read_npm_packages(lockfile: str, text: str) -> NpmPackages:
     """Parse ``text``, the lockfile named ``lockfile`` (package-lock.json v1-v3, pnpm-lock.yaml
-    v6-v9, yarn.lock v1); ``NpmUnreadable`` for anything else (bun, yarn berry) or a broken file."""
+    v6-v9, yarn.lock v1 and berry, text bun.lock); ``NpmUnreadable`` for anything else (bun.lockb)
+    or a broken file."""
     fingerprints: dict[str, set[tuple[str, str]]] = {}
     deps: dict[str, set[str]] = {}
 
@@ -1231,19 +1264,182 @@ def read_npm_packages(lockfile: str, text: str) -> NpmPackages:
                         if isinstance(entry.get(fld), dict):
                             deps.setdefault(name, set()).update(str(d) for d in entry[fld])
     elif lockfile == "yarn.lock":
-        from .lockfile import LockfileUnreadable, parse_yarn1_lockfile
+        from .lockfile import LockfileUnreadable, parse_berry_lockfile, parse_yarn1_lockfile
 
         try:
-            entries = parse_yarn1_lockfile(text)
+            berry = parse_berry_lockfile(text)
+            entries = parse_yarn1_lockfile(text) if berry is None else {}
         except LockfileUnreadable as exc:
             raise NpmUnreadable(f"{lockfile}: {exc}") from None
+        if berry is not None:
+            for name, version, digest, entry in _berry_nodes(berry):
+                add(name, version, digest, entry, ("dependencies", "optionalDependencies"))
         for key, entry in entries.items():
             at = key.find("@", 1)
             add(key[:at] if at > 0 else key, entry.get("version"), entry.get("integrity") or entry.get("resolved"), entry,
                 ("dependencies", "optionalDependencies"))
+    elif lockfile == "bun.lock":
+        try:
+            data = json.loads(_strip_jsonc(text))
+        except ValueError as exc:
+            raise NpmUnreadable(f"{lockfile}: {exc}") from None
+        # no package-to-package edges: Nx draws them from the versioned node (npm:is-odd@1.0.0),
+        # while a project's edge goes to the hoisted one (npm:is-odd), so a moved dependency of
+        # a package reaches no project through it (measured: left-pad moved, is-odd depending
+        # on it, the project using is-odd not affected)
+        for name, version, digest, entry in _bun_nodes(data):
+            add(name, version, digest, entry, ())
     else:
         raise NpmUnreadable(f"ctxsel does not read {lockfile} for Nx")
     return NpmPackages({n: frozenset(f) for n, f in fingerprints.items()}, {n: frozenset(d) for n, d in deps.items()})
+
+
+def _berry_nodes(entries: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """(package name, version, hash, entry) of each external node Nx's yarn parser makes from a
+    berry lockfile (``getNodes`` with ``isBerry``), the parts its ``"auto"`` diff compares:
+
+    - ``linkType: soft`` entries (workspaces, ``link:``/``portal:``) are no nodes;
+    - the version is the entry's ``version``; for an alias (a resolution naming another
+      package) the descriptor's range (``npm:real@^1``); for a resolution other than
+      ``name@npm:<version>`` (a tarball, git, ``file:``) the resolution after ``name@``;
+    - the hash is ``checksum`` (berry writes no ``integrity``), else one made of name and
+      version; a ``@patch:`` entry is no node of its own: its checksum and resolution are
+      folded into the hash of the package's node of the same version
+      (``foldPatchIntoExternalNodeHashes``, patches in resolution order);
+    - per package name and version the first entry wins (``existingNode``).
+    """
+    nodes: dict[str, dict[str, list[Any]]] = {}  # name -> map key -> [version, hash, entry]
+    patches: dict[str, list[dict[str, Any]]] = {}
+    for keys, entry in entries.items():
+        if entry.get("linkType") == "soft":
+            continue
+        by_name: dict[str, list[str]] = {}
+        for key in keys.split(", "):
+            by_name.setdefault(key[:key.find("@", 1)], []).append(key)
+        if "@patch:" in keys:
+            for name in by_name:
+                patches.setdefault(name, []).append(entry)
+            continue
+        resolution = entry.get("resolution")
+        resolution = resolution if isinstance(resolution, str) else ""
+        snapshot_version = str(entry.get("version") or "")
+        for name, name_keys in by_name.items():
+            if resolution and not resolution.startswith(f"{name}@"):  # an alias
+                version = name_keys[0][name_keys[0].find("@", 1) + 1:]
+            elif resolution and resolution.split("::")[0] != f"{name}@npm:{snapshot_version}":
+                version = resolution[len(name) + 1:]
+            else:
+                version = snapshot_version
+            versions = nodes.setdefault(name, {})
+            if version in versions:
+                continue
+            digest = entry.get("integrity") or entry.get("checksum") or f"\0{name}@{version}"
+            versions[snapshot_version if snapshot_version and snapshot_version != version else version] = [
+                version, str(digest), entry]
+    for name, found in patches.items():
+        for key, node in nodes.get(name, {}).items():
+            matching = sorted((p for p in found if p.get("version") and p.get("version") in (key, node[0])),
+                              key=lambda p: f"{p.get('resolution') or ''}\0{p.get('checksum') or ''}")
+            seen: set[tuple[str, ...]] = set()
+            parts: list[str] = []
+            for patch in matching:
+                own = tuple(str(p) for p in (patch.get("checksum"), patch.get("resolution")) if p)
+                if own and own not in seen:
+                    seen.add(own)
+                    parts += own
+            if parts:
+                node[1] = "\0".join((node[1], *parts))
+    return [(name, v[0], v[1], v[2]) for name, versions in nodes.items() for v in versions.values()]
+
+
+def _bun_spec(spec: str) -> tuple[str, str, str]:
+    """(name, version, protocol) of a bun.lock resolved spec (``parseResolvedSpec``):
+    ``a@1.0.0``, ``@s/a@1.0.0``, ``a@npm:real@1.0.0`` (an alias: ``npm:real@1.0.0``),
+    ``a@github:u/r#sha``, ``a@workspace:packages/a``; a protocol Nx does not know keeps the spec."""
+    at = spec.find("@", 1) if spec.startswith("@") else spec.find("@")
+    if at == -1:
+        return "", "", "npm"
+    name, rest = spec[:at], spec[at + 1:]
+    protocol, colon, body = rest.partition(":")
+    if not colon:
+        return name, rest, "npm"
+    if protocol == "npm":
+        real, sep, version = body.rpartition("@")
+        if not sep:
+            return name, body, protocol
+        return name, version if real == name else f"npm:{body}", protocol
+    if protocol in ("workspace", "github", "git", "file", "link", "https", "http"):
+        return name, rest, protocol
+    return name, spec, protocol
+
+
+def _bun_nodes(data: Any) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """(package name, version, hash, metadata) of each external node Nx 24 makes from a
+    text ``bun.lock`` (``getBunTextLockfileNodes``), the parts its ``"auto"`` diff compares.
+
+    Nx fails (every project affected) without a ``packages`` or ``workspaces`` object. No
+    node for a workspace package (a ``workspace:``/``file:`` spec, a name a workspace
+    depends on by ``workspace:``/``file:``) nor for a name under ``patches``; an alias key
+    (``alias`` -> ``real@npm:...``, not nested under a path) makes a node for each name. The
+    hash is the integrity (4th element) of an npm entry, or the manifest's ``dist.shasum``;
+    for other entries all of spec, tarball, metadata and hash. The first entry of a
+    (name, version) wins."""
+    if not isinstance(data, dict) or not isinstance(data.get("packages"), dict) or not isinstance(data.get("workspaces"), dict):
+        raise NpmUnreadable("bun.lock: no packages or workspaces object")
+    workspaces, packages = data["workspaces"], data["packages"]
+    manifests = data.get("manifests") if isinstance(data.get("manifests"), dict) else {}
+    workspace_paths = {p for p in workspaces if p}
+    workspace_names: set[str] = set()
+    for info in (data.get("workspacePackages") or {}).values() if isinstance(data.get("workspacePackages"), dict) else ():
+        if isinstance(info, dict) and isinstance(info.get("name"), str):
+            workspace_names.add(info["name"])
+    for workspace in workspaces.values():
+        for fld in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
+            declared = workspace.get(fld) if isinstance(workspace, dict) else None
+            for dep, spec in (declared or {}).items() if isinstance(declared, dict) else ():
+                if isinstance(spec, str) and spec.startswith(("workspace:", "file:")):
+                    workspace_names.add(dep)
+    patched = set(data.get("patches") or {}) if isinstance(data.get("patches"), dict) else set()
+    parsed: dict[str, tuple[str, str, str]] = {}
+    for key, entry in packages.items():
+        if isinstance(entry, list) and entry and isinstance(entry[0], str):
+            parsed[key] = _bun_spec(entry[0])
+            if parsed[key][2] in ("workspace", "file") and parsed[key][0]:
+                workspace_names.add(parsed[key][0])
+
+    def digest(entry: list[Any], name: str, version: str) -> str:
+        if len(entry) == 4 and isinstance(entry[3], str) and entry[3]:
+            dist = (manifests.get(f"{name}@{version}") or {}).get("dist") if isinstance(manifests, dict) else None
+            return str(dist["shasum"]) if isinstance(dist, dict) and dist.get("shasum") else entry[3]
+        parts = [entry[0]] + [entry[1]] if len(entry) > 1 and isinstance(entry[1], str) and entry[1] else [entry[0]]
+        if len(entry) > 2 and _js_truthy(entry[2]):
+            parts.append(json.dumps(entry[2], separators=(",", ":")))
+        if len(entry) > 3 and isinstance(entry[3], str) and entry[3]:
+            parts.append(entry[3])
+        return "\0".join(parts)
+
+    def nested(key: str) -> bool:  # ``isNestedPackageKey``
+        slash = key.rfind("/")
+        if slash == -1:
+            return False
+        prefix = key[:slash]
+        if prefix in workspace_paths or prefix in workspace_names or (prefix.startswith("@") and "/" in prefix):
+            return True
+        return not (key.find("/") == slash and key.startswith("@"))
+
+    nodes: dict[tuple[str, str], tuple[str, str, str, dict[str, Any]]] = {}
+    for key, entry in packages.items():
+        if key not in parsed or len(entry) > 4:
+            continue
+        name, version, protocol = parsed[key]
+        if not name or not version or name in workspace_names or name in patched or protocol == "workspace":
+            continue
+        deps = next((e for e in entry[2:3] + entry[1:2] if isinstance(e, dict)), {})  # ``extractPackageDependencies``
+        if not nested(key) and key != name:  # an alias: a node for the alias and one for the package
+            aliased = f"npm:{name}@{version}"
+            nodes.setdefault((key, "\0alias"), (key, aliased, digest(entry, key, aliased), deps))  # one per alias
+        nodes.setdefault((name, version), (name, version, digest(entry, name, version), deps))
+    return list(nodes.values())
 
 
 def _pnpm_key(key: str) -> tuple[str, str]:
