@@ -37,6 +37,13 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
   missing or persistent dependency task) keeps the command and warns (``task_graph_problems``).
 - ``turbo run test --filter=<name>`` reads some names as syntax (``a*``, ``!x``, ``y...``):
   such a package is named by its directory, its glob characters escaped (``filter_value``).
+- The workspace declaration is read as turbo reads it (``turbo_workspace_globs``): the manager
+  named by ``packageManager`` decides the file, pnpm-workspace.yaml is deserialised by turbo's
+  struct (``pnpm_workspace_problem``), and no globs at all is single-package mode: the root alone,
+  whose ``test`` script is the task ``test`` (``has_test``). A glob matching the root directory
+  (``**``, ``.``) lists the root package a second time, as an ordinary package (``build_graph``).
+- No ``test`` task in any turbo.json makes every ``turbo run test`` fail: said on stderr
+  (``test_command_warnings``).
 """
 
 from __future__ import annotations
@@ -50,11 +57,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 from ctxsel.adapters.base import AdapterOptions
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError, ToolError
-from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph
+from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph, Node
 from ctxsel.paths import read_text
 
 from .lockfile import EXTERNAL_FIELDS, LOCKFILES, lockfile_changed_dirs
-from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, path_target
+from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, dir_selector, path_target
 
 if TYPE_CHECKING:  # pragma: no cover
     from .workspace import JsPackage, JsWorkspace
@@ -67,7 +74,8 @@ QUERY = "{ packages { items { name path directDependencies { items { name } } } 
 #: how turbo 2.11.11 words a refusal of turbo.json's task definitions (``_query_output``)
 TASK_REFUSAL = re.compile(
     r"Cyclic dependency detected|referenced by task|requires an entry in turbo\.json|"
-    r"cannot contain an environment variable|Could not find task"
+    r"cannot contain an environment variable|Could not find task|"
+    r'Cannot set "extends": false on task|Package tasks \(<package>#<task>\) are not allowed'
 )
 
 #: a package name turbo's ``--filter=`` reads as selector syntax rather than as the name
@@ -105,8 +113,12 @@ def filter_value(node_id: str) -> str | None:
     """A node id as turbo's ``--filter=`` value for that one package (None: there is none).
 
     Names are ids only when turbo reads them literally (``TurboAdapter.name_selects_itself``);
-    ``//`` is the root's own selector; the rest are directories (``dir_filter``).
+    ``//`` is the root's own selector; the rest are directories (``dir_filter``), except ``.``:
+    the root package a workspace glob lists, which no directory filter selects (``.``, ``./``
+    and ``{.}`` select no package, turbo 2.11.11, measured).
     """
+    if node_id == dir_selector(""):
+        return None
     return dir_filter(node_id) if node_id.startswith("./") else node_id
 
 
@@ -414,6 +426,141 @@ def workspace_glob_problem(glob: str) -> str | None:
 
 
 
+@dataclasses.dataclass
+class TurboDeclaration:
+    """The workspace as turbo 2 reads its declaration (``turbo_workspace_globs``): what
+    ``workspace.workspace_globs`` answers for the other tools, plus turbo's repo mode."""
+
+    manager: str
+    globs: list[str]
+    settings: dict[str, Any]
+    source: str  # the declaring file, for messages
+    #: turbo finds no workspace globs, so it runs in single-package mode: the root package
+    #: alone, whose tasks are ``test`` rather than ``//#test`` (``TurboAdapter.has_test``)
+    single_package: bool = False
+    #: why a declaration that is there is none for turbo (a warning), or None
+    unreadable: str | None = None
+
+    def as_tuple(self) -> tuple[str, list[str], dict[str, Any], str]:
+        return self.manager, self.globs, self.settings, self.source
+
+
+def turbo_workspace_globs(root: Path, tracker: InputTracker) -> TurboDeclaration:
+    """The workspace globs turbo 2.11.11 reads, and whether it finds any (measured).
+
+    turbo decides single-package mode by whether its package manager yields workspace globs
+    (``RepoState::infer``): none when pnpm-workspace.yaml does not deserialise into turbo's
+    ``PnpmWorkspace`` struct (``pnpm_workspace_problem``) or lists no package glob, or when
+    package.json ``workspaces`` (or ``workspaces.packages``) is not a non-empty list of strings
+    (``[]``, ``"p/*"``, ``["p/*", 1]``). Then ``turbo ls`` lists no package and ``turbo run test``
+    runs the root's ``test`` script as the task ``test``. pnpm-workspace.yaml entries are the
+    text as written (serde reads ``~``, ``1``, ``true`` and an empty entry into the globs
+    ``~``, ``1``, ``true`` and ``""``); invalid YAML and a duplicate key stay errors
+    (``workspace.read_yaml_document``), as for pnpm.
+    """
+    from .workspace import (
+        MANIFEST,
+        PNPM_WORKSPACE,
+        detect_manager,
+        read_json,
+        read_yaml_document,
+        yaml12_loader,
+    )
+
+    manifest = read_json(root / MANIFEST, tracker) if tracker.exists(root / MANIFEST) else {}
+    pm = manifest.get("packageManager")
+    pm_name = pm.split("@", 1)[0].strip() if isinstance(pm, str) else None
+    pnpm_file = root / PNPM_WORKSPACE
+    # turbo picks the manager by packageManager: with npm, yarn or bun named there, a
+    # pnpm-workspace.yaml left beside package.json ``workspaces`` is not read; with pnpm,
+    # package.json ``workspaces`` is not (measured)
+    if pm_name == "pnpm" and not tracker.exists(pnpm_file):  # package.json "workspaces" is not read then
+        unreadable = ('"packageManager" is pnpm, whose workspace turbo reads from pnpm-workspace.yaml alone, and there '
+                      'is none' if "workspaces" in manifest else None)
+        return TurboDeclaration("pnpm", [], {}, MANIFEST, True, unreadable)
+    if pm_name in (None, "pnpm") and tracker.exists(pnpm_file):
+        node, data = read_yaml_document(pnpm_file, tracker, yaml12_loader(numbers=True))
+        problem = pnpm_workspace_problem(node)
+        if problem:
+            return TurboDeclaration("pnpm", [], {}, PNPM_WORKSPACE, True, problem)
+        globs = [_root_glob(str(item.value)) for item in _mapping_fields(node)["packages"].value]
+        return TurboDeclaration("pnpm", globs, data, PNPM_WORKSPACE, not globs)
+    # bun is read as npm; without packageManager, the lockfiles say
+    manager = (pm_name if pm_name in ("npm", "yarn") else "npm") if pm_name else detect_manager(root) or "npm"
+    declared = manifest.get("workspaces")
+    if isinstance(declared, dict):  # yarn classic: {"packages": [...], "nohoist": [...]}
+        declared = declared.get("packages")
+    if isinstance(declared, list) and declared and all(isinstance(g, str) for g in declared):
+        return TurboDeclaration(manager, [_root_glob(g) for g in declared], {}, MANIFEST)
+    unreadable = None
+    if "workspaces" in manifest and declared != []:
+        unreadable = '"workspaces" is not a list of glob strings (nor {"packages": [...]})'
+    return TurboDeclaration(manager, [], {}, MANIFEST, True, unreadable)
+
+
+def _root_glob(glob: str) -> str:
+    """turbo reads an empty workspace glob as the root directory (``""`` lists the root package
+    like ``.``, measured with npm and pnpm; ``" "`` matches nothing); the shared glob expansion
+    skips blank globs, so it is spelt ``.`` here."""
+    return glob or "."
+
+
+def _mapping_fields(node: Any) -> dict[str, Any]:
+    """A YAML mapping node's values by key text (scalar keys only)."""
+    import yaml
+
+    return {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+
+
+_YAML_NULL = "tag:yaml.org,2002:null"
+
+
+def pnpm_workspace_problem(node: Any) -> str | None:
+    """Why turbo 2's ``PnpmWorkspace`` struct (serde_yaml) refuses a pnpm-workspace.yaml node
+    tree, or None. Measured with 2.11.11, field by field of the struct:
+
+    - the document must be a mapping with ``packages``, a list of scalars (a scalar of any
+      type reads as its text; a nested list or mapping, ``packages: null`` or a missing key do not);
+    - ``linkWorkspacePackages``: absent, null, a boolean or a string (``1`` is neither);
+    - ``catalog``: absent or a mapping of scalars (``null``, ``[]``, ``{a: [1]}`` are refused);
+      ``catalogs``: absent or a mapping of such mappings (``{x: null}`` is refused);
+    - ``patchedDependencies``: absent, null or a mapping of scalars that are relative paths
+      (``/abs.patch`` is refused). Other keys are not read.
+    """
+    import yaml
+
+    scalar = yaml.ScalarNode
+    if not isinstance(node, yaml.MappingNode):
+        return "it is no mapping with a \"packages\" list"
+    fields = _mapping_fields(node)
+    packages = fields.get("packages")
+    if not isinstance(packages, yaml.SequenceNode):
+        return "\"packages\" is missing or no list"
+    if not all(isinstance(item, scalar) for item in packages.value):
+        return "a \"packages\" entry is a list or a mapping, not a glob"
+    link = fields.get("linkWorkspacePackages")
+    if link is not None and not (isinstance(link, scalar) and link.tag in (_YAML_NULL, "tag:yaml.org,2002:bool",
+                                                                          "tag:yaml.org,2002:str")):
+        return "\"linkWorkspacePackages\" is neither a boolean nor a string"
+
+    def string_map(value: Any) -> bool:
+        return isinstance(value, yaml.MappingNode) and all(
+            isinstance(k, scalar) and isinstance(v, scalar) for k, v in value.value)
+
+    if "catalog" in fields and not string_map(fields["catalog"]):
+        return "\"catalog\" is no mapping of names to version strings"
+    catalogs = fields.get("catalogs")
+    if catalogs is not None and not (isinstance(catalogs, yaml.MappingNode)
+                                     and all(string_map(v) for _, v in catalogs.value)):
+        return "\"catalogs\" is no mapping of catalog names to catalogs"
+    patched = fields.get("patchedDependencies")
+    null = isinstance(patched, scalar) and patched.tag == _YAML_NULL
+    if patched is not None and not null and (
+            not string_map(patched) or any(str(v.value).startswith("/") for _, v in patched.value)):
+        return "\"patchedDependencies\" is no mapping of names to relative paths"
+    return None
+
+
 #: a task in turbo's task graph: (node id, task name)
 TaskKey = tuple[str, str]
 
@@ -429,6 +576,8 @@ class TaskDefinitions:
     root_tasks: dict[str, Any]
     dir_of: dict[str, str]  # package name -> dir (the ones a package turbo.json may extend)
     tracker: InputTracker
+    #: turbo's single-package mode: the root's tasks are ``task``, not ``//#task``
+    single_package: bool = False
     own: dict[str, tuple[dict[str, Any], list[str]]] = dataclasses.field(default_factory=dict)
 
     def package(self, rel: str) -> tuple[dict[str, Any], list[str]]:
@@ -440,13 +589,15 @@ class TaskDefinitions:
             self.own[rel] = (turbo_tasks(config), [self.dir_of[n] for n in extends if n in self.dir_of])
         return self.own[rel]
 
-    def chain(self, rel: str, name: str, task: str) -> list[dict[str, Any]]:
+    def chain(self, rel: str, name: str, task: str, is_root: bool = False) -> list[dict[str, Any]]:
         """The definitions of ``task`` for package ``rel`` named ``name``, most specific first
         (its own turbo.json, the package turbo.json files it extends, ``name#task`` and ``task``
-        in the root); empty: turbo has no such task there. The root package has ``//#task``
-        only. ``"extends": false`` cuts the chain at the package's own definition."""
-        if not rel:
-            found = self.root_tasks.get(f"{ROOT_ID}#{task}")
+        in the root); empty: turbo has no such task there. The root package ``//`` (``is_root``)
+        has ``//#task`` only (``task`` in single-package mode); the root package a workspace glob
+        lists is an ordinary package at ``""``. ``"extends": false`` cuts the chain at the
+        package's own definition."""
+        if is_root:
+            found = self.root_tasks.get(task if self.single_package else f"{ROOT_ID}#{task}")
             return [found] if isinstance(found, dict) else []
         own_tasks, _ = self.package(rel)
         out: list[dict[str, Any]] = []
@@ -503,7 +654,8 @@ def task_graph_problems(graph: BuildGraph, tests: list[str], defs: TaskDefinitio
         key = todo.pop()
         nid, task = key
         node = graph.node(nid)
-        depends = chain_value(defs.chain(node.package, str(node.meta.get("name")), task), "dependsOn", [])
+        own_chain = defs.chain(node.package, str(node.meta.get("name")), task, nid == ROOT_ID)
+        depends = chain_value(own_chain, "dependsOn", [])
         out: list[TaskKey] = []
         for dep in depends if isinstance(depends, list) else []:
             dep = str(dep)
@@ -524,7 +676,7 @@ def task_graph_problems(graph: BuildGraph, tests: list[str], defs: TaskDefinitio
                 targets = [(nid, dep)]
             for target in targets:
                 tnode = graph.node(target[0])
-                tchain = defs.chain(tnode.package, str(tnode.meta.get("name")), target[1])
+                tchain = defs.chain(tnode.package, str(tnode.meta.get("name")), target[1], target[0] == ROOT_ID)
                 if not tchain:
                     problems.append(f"{show(key)} depends on {show(target)}, which no turbo.json defines")
                     continue
@@ -570,6 +722,11 @@ class TurboAdapter(PackageGraphAdapter):
         self.package_extends: dict[str, list[str]] = {}
         #: package dir -> its turbo.json or turbo.jsonc (repo-relative), for messages
         self.package_config_files: dict[str, str] = {}
+        #: turbo's repo mode and whether a workspace glob lists the root (``workspace``)
+        self.declaration: TurboDeclaration | None = None
+        self.root_listed = False
+        #: the names a root ``<name>#task`` can belong to: the packages', ``//`` (``prepare``)
+        self.task_owners: set[str] = set()
 
     @classmethod
     def detect(cls, root: Path) -> bool:
@@ -581,9 +738,13 @@ class TurboAdapter(PackageGraphAdapter):
         and refuses to run at all on a package.json whose known fields have the wrong type.
         pnpm-workspace.yaml is read as turbo reads it, as YAML 1.2 (``yaml12_loader``): ``packages:
         [y, n, yes]`` are directories and ``linkWorkspacePackages: y`` links nothing (measured)."""
-        from .workspace import discover, yaml12_loader
+        from .workspace import discover
 
-        ws = discover(self.root, tracker, self.negation_rule, self.manifest_files, yaml12_loader(numbers=False))
+        self.declaration = declared = turbo_workspace_globs(self.root, tracker)
+        ws = discover(self.root, tracker, self.negation_rule, self.manifest_files, declared=declared.as_tuple())
+        if declared.unreadable:
+            ws.warnings.append(f"{declared.source}: turbo cannot read it ({declared.unreadable}), so it sees no "
+                               "workspace package and runs in single-package mode: only the root package's tasks")
         self._refuse_malformed_globs(ws, tracker)
         for pkg in ws.packages:
             problem = manifest_problem(pkg.manifest, pkg.is_root)
@@ -598,6 +759,14 @@ class TurboAdapter(PackageGraphAdapter):
 
         # turbo 2 stops ("Failed to add workspace ... it already exists", measured); the root is ``//``
         require_unique_names(ws, "turbo needs unique package names")
+        root = ws.root_package
+        self.root_listed = bool(ws.root_in_globs and root is not None and root.name)
+        if self.root_listed and root is not None:
+            same = next((p for p in ws.packages if p.name == root.name and not p.is_root), None)
+            if same is not None:  # the root's entry is added first: 'Failed to add workspace "a" from "p/a/package.json"'
+                raise ParseError(f"turbo needs unique package names, and a workspace glob lists the root package.json "
+                                 f"too: {root.name!r} is used by package.json and {same.dir}/package.json",
+                                 Location(f"{same.dir}/package.json"))
         return ws
 
     def _refuse_malformed_globs(self, ws: JsWorkspace, tracker: InputTracker) -> None:
@@ -650,6 +819,8 @@ class TurboAdapter(PackageGraphAdapter):
             if own:
                 configs[pkg.dir], self.package_config_files[pkg.dir] = own
         dir_of = {p.name: p.dir for p in ws.packages if p.name and not p.is_root}
+        root = ws.root_package
+        self.task_owners = {*dir_of, ROOT_ID, *([root.name] if self.root_listed and root is not None else [])}
         for rel, config in configs.items():
             self.package_tasks[rel] = turbo_tasks(config)
             if "pipeline" in config:
@@ -720,6 +891,53 @@ class TurboAdapter(PackageGraphAdapter):
         found = named(names, dep_name)
         return found if found and version_links(found.version, wanted) else None
 
+    def build_graph(self, ws: JsWorkspace, tracker: InputTracker, edges: bool = True) -> BuildGraph:
+        """The package graph, plus the root package a second time when a workspace glob lists
+        the root directory (``**``, ``.``; ``root_listed``). turbo 2.11.11 then has two packages
+        at ``""`` (measured): ``//`` and one under the root's name, an ordinary package --
+        ``turbo ls`` lists it, it depends on what the root package.json lists, it runs the
+        ``test`` task (``package_has_test``; ``//#test`` stays ``//``'s), no dependency links
+        to it (not by name, and a ``workspace:`` path to the root is ``//``'s), and a changed
+        root file is ``//``'s alone (``nodes_for_changed_file``)."""
+        graph = super().build_graph(ws, tracker, edges)
+        root = ws.root_package
+        if not self.root_listed or root is None or ROOT_ID not in graph:
+            return graph
+        nid = root.name if self.name_selects_itself(root, ws) else dir_selector("")
+        if nid == dir_selector(""):
+            self.warn(f"no turbo --filter selects the root package {root.name!r} (a workspace glob lists the root "
+                      "directory) alone: its name is filter syntax and turbo's directory filters never select it; "
+                      "its tests are left out of the turbo command")
+        node = self.make_node(root, nid)
+        graph.add_node(dataclasses.replace(node, kind="package", is_test="test" in root.scripts
+                                           and self.package_has_test(root)))
+        if edges:
+            for dep in graph.dependencies(ROOT_ID):
+                for kind in graph.edge_types(ROOT_ID, dep):
+                    graph.add_edge(nid, dep, kind)
+            if not graph.dependencies(nid):
+                graph.add_edge(nid, ROOT_ID, IMPLICIT)
+        return graph
+
+    def make_node(self, pkg: JsPackage, node_id: str) -> Node:
+        """A package's node; the root's also records turbo's repo mode and whether any turbo.json
+        defines ``test`` (``test_command_warnings`` reads both on a warm run, without turbo.json)."""
+        node = super().make_node(pkg, node_id)
+        if not pkg.is_root:
+            return node
+        single = self._single_package()
+        return dataclasses.replace(node, meta={**node.meta, "single_package": single,
+                                               "test_task": single and "test" in pkg.scripts or self.defines_test_task()})
+
+    def defines_test_task(self) -> bool:
+        """Whether any turbo.json defines a ``test`` task (``test``, ``<pkg>#test``, ``//#test``, or
+        ``test`` in a package's own turbo.json; ``<pkg>#test`` for no package is none: a negation
+        that leaves ``<pkg>`` out makes the repo fail, measured). Without one ``turbo run test`` fails whatever the
+        filter ("Could not find task `test` in project", turbo 2.11.11, measured) -- in a
+        workspace; single-package mode takes the root's ``test`` script as the task (``has_test``)."""
+        return any(t == "test" or t.endswith("#test") and t[:-len("#test")] in self.task_owners
+                   for t in self.root_tasks) or any("test" in tasks for tasks in self.package_tasks.values())
+
     def finish(self, graph: BuildGraph, ws: JsWorkspace, ids: dict[str, str]) -> None:
         """An edge to ``//`` (``IMPLICIT``: turbo's virtual root) from each package without
         workspace dependencies, as turbo's graph builder adds it. A package that links itself
@@ -742,20 +960,28 @@ class TurboAdapter(PackageGraphAdapter):
         return out
 
     def has_test(self, pkg: JsPackage) -> bool:
-        """``scripts.test`` plus a ``test`` task; the root (``//``) runs one only as ``//#test``."""
+        """``scripts.test`` plus a ``test`` task; the root (``//``) runs one only as ``//#test``,
+        or as ``test`` in single-package mode (``TurboDeclaration.single_package``)."""
         if "test" not in pkg.scripts:
             return False
         if pkg.is_root:
-            return f"{ROOT_ID}#test" in self.root_tasks
-        own = self.package_tasks.get(pkg.dir, {})
-        if own.get("test") == {"extends": False}:
-            return False  # the package opts out of the root's task (turbo 2.11, measured)
-        return (
-            "test" in own
-            or "test" in self.root_tasks
-            or f"{pkg.name}#test" in self.root_tasks
-            or self._inherits_test(pkg.dir, {pkg.dir})
-        )
+            # single-package mode runs the root's scripts as tasks, turbo.json defining them or
+            # not (``{"tasks": {}}`` runs ``test``, turbo 2.11.11, measured)
+            return self._single_package() or f"{ROOT_ID}#test" in self.root_tasks
+        return self.package_has_test(pkg)
+
+    def _single_package(self) -> bool:
+        return self.declaration is not None and self.declaration.single_package
+
+    def package_has_test(self, pkg: JsPackage) -> bool:
+        """Whether turbo defines ``test`` for ``pkg`` as a workspace package: its own turbo.json,
+        one it extends, ``<name>#test`` or ``test`` in the root's (the root package too, when a
+        workspace glob lists it: ``root_listed``)."""
+        found = self._package_test_definition(pkg.dir, {pkg.dir})
+        if found is not None:
+            # ``{"extends": false}`` alone opts out of the root's task (turbo 2.11, measured)
+            return found != {"extends": False}
+        return "test" in self.root_tasks or f"{pkg.name}#test" in self.root_tasks
 
     def _extends_location(self, rel: str, tracker: InputTracker) -> Location:
         """Where a package turbo.json says ``extends``, for errors about it."""
@@ -781,18 +1007,23 @@ class TurboAdapter(PackageGraphAdapter):
             if rel not in state:
                 visit(rel, [rel])
 
-    def _inherits_test(self, rel: str, seen: set[str]) -> bool:
-        """Whether a package turbo.json's ``"extends": ["//", "b", ...]`` brings in a ``test`` task:
-        ``b``'s own, or one ``b`` extends in turn (turbo 2.11, measured: a chain a -> b -> c
-        gives a the test task c defines). ``seen`` keeps a diamond from being walked twice."""
+    def _package_test_definition(self, rel: str, seen: set[str]) -> Any:
+        """The ``test`` definition package ``rel``'s turbo.json gives it, or None: its own, else
+        the one of the *last* package in ``"extends": ["//", ...]`` that gives one, itself found
+        the same way (turbo 2.11.11, measured: ``c`` extending ``["//", "a", "d"]`` runs ``d``'s
+        test where ``a`` opts out with ``{"extends": false}``, and opts out for ``["//", "d",
+        "a"]``; a chain ``c -> b -> a`` carries ``a``'s opt-out, which a root ``b#test`` does not
+        undo). ``seen`` keeps a diamond from being walked twice."""
+        own = self.package_tasks.get(rel, {}).get("test")
+        if own is not None:
+            return own
+        found = None
         for other in self.package_extends.get(rel, ()):
-            if other in seen:
-                continue
-            seen.add(other)
-            task = self.package_tasks.get(other, {}).get("test")
-            if task is not None and task != {"extends": False} or self._inherits_test(other, seen):
-                return True
-        return False
+            if other not in seen:
+                seen.add(other)
+                definition = self._package_test_definition(other, seen)
+                found = definition if definition is not None else found
+        return found
 
     # ------------------------------------------------------------ tool mode
     def load_tool(self, tracker: InputTracker) -> BuildGraph:
@@ -802,8 +1033,6 @@ class TurboAdapter(PackageGraphAdapter):
         turbo.json tasks, which decide the test nodes, are read from the manifests,
         which also stamps them for the graph cache.
         """
-        from .workspace import JsWorkspace
-
         out = self._query_output()
         if out is None:
             return self.load_static(tracker)
@@ -819,12 +1048,15 @@ class TurboAdapter(PackageGraphAdapter):
         packages = [p for p in static.packages if p.dir in tool_dirs]
         for d in sorted(tool_dirs - set(by_dir)):
             self.warnings.append(f"turbo lists {d or '.'} but the workspace globs do not match it")
-        ws = JsWorkspace(self.root, static.manager, static.globs, packages, static.settings, static.warnings)
+        ws = dataclasses.replace(static, packages=packages)
         graph = self.build_graph(ws, tracker, edges=False)
         ids = self.assign_ids(ws)
-        # turbo names packages by name and the root "//"; map both to our node ids by path
+        # turbo names packages by name and the root "//"; map both to our node ids by path (at
+        # "", a name other than "//" is the root package a workspace glob lists: ``build_graph``)
+        listed_root = next((n.id for n in graph.nodes() if not n.package and n.id != ROOT_ID), None)
         id_of_name = {
-            str(item.get("name")): ids.get(str(item.get("path", "")).strip("/")) for item in items
+            str(item.get("name")): ids.get(path) if path or item.get("name") == ROOT_ID else listed_root
+            for item in items for path in [str(item.get("path", "")).strip("/")]
         }
         names, dirs = ws.by_name(), ws.by_dir()
         for item in items:
@@ -841,7 +1073,9 @@ class TurboAdapter(PackageGraphAdapter):
         ``turbo query`` checks every task of turbo.json before it answers (turbo 2.11.11,
         measured): a ``dependsOn`` cycle, a task or package ``dependsOn`` names that does not
         exist, ``$VAR`` in ``dependsOn`` fail it, even between tasks ``turbo run test`` never
-        reaches (a build <-> lint cycle; ``turbo run test`` then runs). Static mode reads the
+        reaches (a build <-> lint cycle; ``turbo run test`` then runs); so does a package
+        turbo.json's ``"test": {"extends": false}`` where no turbo.json it extends defines ``test``
+        ("Cannot set "extends": false on task"; ``turbo run test`` just leaves the package out). Static mode reads the
         same package graph from the manifests and warns about the test task graph
         (``test_command_warnings``); tool mode now does the same instead of exiting 2, so both
         modes answer alike. Other failures stay errors.
@@ -857,7 +1091,15 @@ class TurboAdapter(PackageGraphAdapter):
         text = proc.stderr or proc.stdout or ""
         if not TASK_REFUSAL.search(text):
             raise self.tool_failure(argv, proc)
-        cause = next((ln.strip()[2:] for ln in text.splitlines() if ln.strip().startswith("x ")), "")
+        # the refusal's own line: turbo prints others first ("x Could not resolve workspace." without a lockfile)
+        lines: list[str] = []  # each "x <message>", with its "| <continued>" lines
+        for raw in text.splitlines():
+            line = raw.strip()
+            if line.startswith("x "):
+                lines.append(line[2:])
+            elif line.startswith("| ") and lines and raw.lstrip().startswith("|"):
+                lines[-1] += " " + line[2:]
+        cause = next((ln for ln in lines if TASK_REFUSAL.search(ln)), lines[0] if lines else "")
         self.warnings.append(
             f"turbo query refuses turbo.json's tasks ({cause or 'see turbo query'}); "
             "the package graph was read from the manifests, as with --source static"
@@ -932,7 +1174,13 @@ class TurboAdapter(PackageGraphAdapter):
         """
         if path == self.lockfile():
             return self.nodes_for_lockfile_change(graph, None, None)
-        return [n for n in self.nodes_for_file(graph, path) if n != ROOT_ID]
+        # ``//`` and the root package a workspace glob lists: a root file is ``//``'s alone (measured)
+        return [n for n in self.nodes_for_file(graph, path) if graph.node(n).package]
+
+    def resolve(self, graph: BuildGraph, spec: str) -> list[str]:
+        """A node id first: the root package a workspace glob lists shares the root's name with
+        ``//``, and ``turbo --filter=<name>`` selects that package alone (measured)."""
+        return [spec] if spec in graph else super().resolve(graph, spec)
 
     def lockfile(self) -> str | None:
         """The repo-relative lockfile turbo reads here (by ``packageManager``), or None.
@@ -999,8 +1247,19 @@ class TurboAdapter(PackageGraphAdapter):
         """turbo refuses the whole ``turbo run test`` when the task graph from these tests is
         broken (``task_graph_problems``): a cycle through ``dependsOn``, a task it names that
         does not exist, a persistent dependency. The command stays as it is (it is what runs
-        these tests once turbo.json is fixed), with the reason on stderr."""
+        these tests once turbo.json is fixed), with the reason on stderr.
+
+        With no ``test`` task in any turbo.json, no package has a test to select, yet every
+        ``turbo run test`` fails ("Could not find task `test` in project", exit 1; turbo 2.11.11,
+        measured): when some package has a ``test`` script, that is said too, as a
+        configuration mistake rather than "no tests" (``defines_test_task``)."""
+        root = graph.node(ROOT_ID).meta if ROOT_ID in graph else {}
         if not tests:
+            if root.get("test_task") is False and any("test" in n.meta.get("scripts", {}) for n in graph.nodes()):
+                where = self._config_name()
+                text = (f'{where} defines no "test" task, so `turbo run test` fails ("Could not find task `test` '
+                        f'in project") and no package\'s test script runs; add "test" to "tasks" in {where}')
+                return [text]
             return []
         tracker = InputTracker(self.root)
         try:
@@ -1008,14 +1267,26 @@ class TurboAdapter(PackageGraphAdapter):
             if found is None:
                 return []
             dir_of = {str(n.meta.get("name")): n.package for n in graph.nodes() if n.kind == "package"}
-            defs = TaskDefinitions(self.root, turbo_tasks(found[0]), dir_of, tracker)
+            single = bool(root.get("single_package"))
+            defs = TaskDefinitions(self.root, turbo_tasks(found[0]), dir_of, tracker, single_package=single)
             problems = task_graph_problems(graph, tests, defs)
+            # "Package tasks (<package>#<task>) are not allowed in single-package repositories"
+            # stops every ``turbo run`` (``turbo ls`` lists no package and goes on; 2.11.11, measured)
+            problems[:0] = [f"{task!r} is a package task, which a single-package repository (no workspace globs "
+                            "turbo reads) cannot have" for task in defs.root_tasks if single and "#" in task][:1]
         except (ParseError, OSError):
             return []  # the graph was read from these files; a file broken since is the next run's error
         if not problems:
             return []
         shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
-        return [f"turbo refuses to run this command, its task graph is broken: {shown} (fix \"dependsOn\" in turbo.json)"]
+        return [f"turbo refuses to run this command, its task graph is broken: {shown} (fix turbo.json)"]
+
+    def _config_name(self) -> str:
+        """The root's turbo.json or turbo.jsonc, for messages."""
+        try:
+            return config_file(self.root) or TURBO_JSON
+        except ParseError:
+            return TURBO_JSON
 
     def global_files(self) -> tuple[str, ...]:
         """The root turbo.json (or turbo.jsonc) and its ``globalDependencies`` globs: turbo

@@ -65,6 +65,9 @@ class JsWorkspace:
     #: the parsed pnpm-workspace.yaml ({} for npm/yarn): settings such as linkWorkspacePackages
     settings: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: whether a workspace glob selects the root directory itself (``**``, ``.``): turbo 2 then
+    #: lists the root package a second time, as an ordinary package (``TurboAdapter.build_graph``)
+    root_in_globs: bool = False
 
     @property
     def root_package(self) -> JsPackage | None:
@@ -223,21 +226,37 @@ def _read_yaml(
 ) -> dict[str, Any]:
     """A YAML mapping, read as pnpm 12 reads it (``_strict_loader``) unless a tool that reads
     the file its own way gives its ``loader`` (a SafeLoader subclass: turbo's YAML 1.2)."""
-    import yaml  # only when the graph is rebuilt: yaml costs ~30 ms to import
-
-    text = tracker.read_text(path)
-    try:
-        data = yaml.load(text, Loader=loader or _strict_loader())  # noqa: S506 -- a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or "not valid YAML"
-        raise ParseError(f"not valid YAML: {problem}", Location(_display(path, tracker), line)) from None
+    data = read_yaml_document(path, tracker, loader or _strict_loader())[1]
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise ParseError(f"expected {expected}", Location(_display(path, tracker), 1))
     return data
+
+
+def read_yaml_document(path: Path, tracker: InputTracker, loader: type) -> tuple[Any, Any]:
+    """(node tree, data) of the one YAML document in ``path``, parsed once with ``loader`` (a
+    SafeLoader subclass); (None, None) for an empty file. The node tree keeps what the data
+    loses -- a scalar's text as written and its resolved tag -- for a tool that deserialises
+    the file by a typed schema (turbo 2: ``turbo.turbo_pnpm_workspace``). Invalid YAML (and a
+    duplicate key, under ``_strict_loader``) is a ParseError naming the file and line."""
+    import yaml  # only when the graph is rebuilt: yaml costs ~30 ms to import
+
+    text = tracker.read_text(path)
+    parser = None
+    try:
+        parser = loader(text)  # the reader refuses some characters already (``\x00``)
+        node = parser.get_single_node()
+        data = parser.construct_document(node) if node is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise ParseError(f"not valid YAML: {problem}", Location(_display(path, tracker), line)) from None
+    finally:
+        if parser is not None:
+            parser.dispose()
+    return node, data
 
 
 def read_package(
@@ -405,7 +424,8 @@ def expand_globs(
             negations = [n for n in negations if not _negation_rx(re.sub(r"^\.?/+", "", n)).fullmatch(written)]
         positives.append(pattern)
     turbo = negation_rule == "turbo"
-    negation_rxs = [_negation_rx(alt, dot=turbo) for n in negations for alt in _expand_braces(n)]
+    resolved = [_turbo_negation(alt) if turbo else alt for n in negations for alt in _expand_braces(n)]
+    negation_rxs = [_negation_rx(alt, dot=turbo) for alt in resolved if alt is not None]
     if negation_rule == "npm":
         positives = _npm_drop_negated_patterns(positives, negation_rxs)
     dirs: set[str] = set()
@@ -490,6 +510,26 @@ def _turbo_excluded(rel: str, negation_rxs: list[re.Pattern[str]]) -> bool:
     return any(rx.fullmatch(path) for rx in negation_rxs for path in paths)
 
 
+def _turbo_negation(pattern: str) -> str | None:
+    """A turbo negation with its ``..`` resolved lexically (``p/a/..`` is ``p``), or None for one
+    that names a path outside the repository (``../x``), which excludes nothing. One that names
+    the repository root or a directory above it (``.``, ``./``, ``..``, ``p/..``) is ``**``:
+    turbo 2 excludes everything below a path a negation matches, so ``!.`` and ``!..`` drop
+    every package a wildcard found, as ``!**`` does (2.11.11, measured)."""
+    out: list[str] = []
+    above = False
+    for seg in _segments(pattern):
+        if seg != "..":
+            if above:
+                return None
+            out.append(seg)
+        elif out:
+            out.pop()
+        else:
+            above = True
+    return "/".join(out) or "**"
+
+
 def _literal_dir(root: Path, parts: list[str], tracker: InputTracker) -> set[str]:
     """The one directory a wildcard-free pattern names (``..`` resolved), for turbo, which
     takes a literal workspace path as written -- inside ``node_modules`` too (measured)."""
@@ -547,7 +587,7 @@ def _glob_text(item: Any, index: int, path: Path, tracker: InputTracker) -> str:
 
 def discover(
     root: Path, tracker: InputTracker, negation_rule: str = "ignore", manifests: tuple[str, ...] = (MANIFEST,),
-    yaml_loader: type | None = None,
+    yaml_loader: type | None = None, declared: tuple[str, list[str], dict[str, Any], str] | None = None,
 ) -> JsWorkspace:
     """The root package and every workspace package, parsed; a package directory is one
     holding one of ``manifests`` (``PNPM_MANIFESTS`` for pnpm).
@@ -556,19 +596,22 @@ def discover(
     order) and a warning names their directories; each adapter decides which one a
     dependency resolves to, as its tool does.
 
-    ``yaml_loader``: how a tool other than pnpm reads pnpm-workspace.yaml (``_read_yaml``).
+    ``yaml_loader``: how a tool other than pnpm reads pnpm-workspace.yaml (``_read_yaml``);
+    ``declared``: ``workspace_globs``'s answer from a tool that reads the declaration its
+    own way (turbo: ``turbo.turbo_workspace_globs``).
     """
     root = Path(root)
     # pnpm 12 takes a root holding only a package.yaml as the root project too (measured)
     has_root_manifest = any(tracker.exists(root / m) for m in manifests)
     if not has_root_manifest and not tracker.exists(root / PNPM_WORKSPACE):
         raise ParseError("no package.json at the workspace root", Location(_display(root / MANIFEST, tracker)))
-    manager, globs, settings, source = workspace_globs(root, tracker, yaml_loader)
+    manager, globs, settings, source = declared or workspace_globs(root, tracker, yaml_loader)
     warnings: list[str] = []
     dirs = expand_globs(root, globs, tracker, warnings, source, negation_rule, manifests)
     packages = [read_package(root, "", tracker, is_root=True, manifests=manifests)] if has_root_manifest else []
     packages += [read_package(root, d, tracker, manifests=manifests) for d in dirs if d != ""]
-    ws = JsWorkspace(root=root, manager=manager, globs=globs, packages=packages, settings=settings, warnings=warnings)
+    ws = JsWorkspace(root=root, manager=manager, globs=globs, packages=packages, settings=settings, warnings=warnings,
+                     root_in_globs="" in dirs)
     for name, same in sorted(ws.by_name().items()):
         if len(same) > 1:
             where = ", ".join(p.dir or "." for p in same)
