@@ -41,6 +41,7 @@ class BazelAdapter(Adapter):
         self._outputs: tuple[BuildGraph, dict[str, str]] | None = None
         self._main_name: str | None = None
         self._workspace_bzl: set[str] | None = None
+        self._rc_imports: tuple[str, ...] | None = None
 
     @classmethod
     def detect(cls, root: Path) -> bool:
@@ -281,7 +282,19 @@ class BazelAdapter(Adapter):
         return sorted(i for i in ids if graph.node(i).is_test and "manual" not in graph.node(i).tags)
 
     def global_files(self) -> tuple[str, ...]:
-        return GLOBAL_FILES
+        """``GLOBAL_FILES`` plus the rc files .bazelrc imports: they hold the same options
+        (``--deleted_packages``, flags every build and test reads), so an edit to
+        ``tools/ci.bazelrc`` is as global as one to .bazelrc. Escaped: these are globs."""
+        return GLOBAL_FILES + tuple(re.sub(r"([\\*?\[\]{}!])", r"\\\1", p) for p in self.imported_rc_files())
+
+    def imported_rc_files(self) -> tuple[str, ...]:
+        """The workspace-relative rc files .bazelrc imports (``import``/``try-import
+        %workspace%/...``, nested ones too), read once per run."""
+        if self._rc_imports is None:
+            from .static import workspace_rc
+
+            self._rc_imports = tuple(workspace_rc(self.root, InputTracker(self.root)).imported)
+        return self._rc_imports
 
     # ------------------------------------------------------------ BUILD/.bzl changes
     def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
@@ -293,6 +306,10 @@ class BazelAdapter(Adapter):
         an unreferenced file is empty, unlike ``nodes_for_file``'s package fallback.
         """
         name = path.rsplit("/", 1)[-1]
+        if path in self.imported_rc_files():
+            # an imported rc file inside a package is still no source of it: global
+            # (change_set counts it as global only outside every package)
+            return sorted(self.reportable_ids(graph))
         if self.is_build_file(path):
             return graph.nodes_in_package(path.rpartition("/")[0])
         if name.endswith(".bzl"):

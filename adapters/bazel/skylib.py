@@ -10,8 +10,10 @@ re-implementations with the same results, evaluated by ctxsel's interpreter in p
 the files. ``lib/unittest.bzl`` is here for what it creates at loading time (test rules,
 ``unittest.suite``'s targets) and ``selects.config_setting_group`` for its chain of aliases
 (abseil-cpp's ``//absl:wasm``, ``wasm_2``, ``wasm_3``: without it the statement failed and every
-target selecting on it lost that edge). The rules under ``//rules`` are not here: they stay
-targets of their own kind, as for any other repository.
+target selecting on it lost that edge). Of the rules under ``//rules`` only the macros
+``build_test``, ``diff_test``, ``write_file`` and ``copy_file`` are here (they create
+targets of other names and kinds);
+the others stay targets of their own kind, as for any other repository.
 A symbol a module here lacks is unknown, as before, never an error.
 """
 
@@ -244,10 +246,10 @@ def _make(impl, attrs = {}, **kwargs):
     attrs["_impl_name"] = attr.string(default = _impl_function_name(impl))
     return rule(impl, attrs = attrs, test = True, toolchains = [TOOLCHAIN_TYPE])
 
-def _make_analysis_test(impl, expect_failure = False, attrs = {}, fragments = [], **kwargs):
+def _make_analysis_test(impl, expect_failure = False, attrs = {}, fragments = [], extra_target_under_test_aspects = [], **kwargs):
     attrs = dict(attrs)
     attrs["_impl_name"] = attr.string(default = _impl_function_name(impl))
-    attrs["target_under_test"] = attr.label(mandatory = True)
+    attrs["target_under_test"] = attr.label(aspects = extra_target_under_test_aspects, mandatory = True)
     return rule(impl, attrs = attrs, fragments = fragments, test = True, toolchains = [TOOLCHAIN_TYPE],
                 analysis_test = True)
 
@@ -264,6 +266,106 @@ def _suite(name, *test_rules):
 
 unittest = struct(make = _make, suite = _suite)
 analysistest = struct(make = _make_analysis_test)
+'''
+
+#: ``rules/build_test.bzl`` and ``rules/diff_test.bzl`` (skylib 1.1.1, the Bazel 4 era): macros,
+#: so a call is not one target of kind ``build_test``/``diff_test`` but what they create.
+#: rules_jvm_external 4.2 (sweep of session 18): build_test makes a genrule
+#: ``<name>_<i>__deps`` per batch of up to ``len(targets) // 100`` targets (their
+#: dependents: the genrule and the test, an ``_empty_test``) and diff_test an ``_diff_test``
+#: whose ``file1``/``file2`` are labels; without these 55 targets were missing and 2 rules'
+#: dependents lost their diff tests.
+_IS_WINDOWS = 'select({"@bazel_tools//src/conditions:host_windows": True, "//conditions:default": False})'
+MODULES["rules/build_test.bzl"] = '''
+def _empty_test_impl(ctx):
+    pass
+
+_empty_test = rule(
+    implementation = _empty_test_impl,
+    attrs = {"data": attr.label_list(allow_files = True), "is_windows": attr.bool(mandatory = True)},
+    test = True,
+)
+
+def build_test(name, targets, **kwargs):
+    if len(targets) == 0:
+        fail("targets must be non-empty", "targets")
+    if kwargs.get("data", None):
+        fail("data is not supported on a build_test()", "data")
+    targets = list({t: None for t in targets}.keys())
+    batch_size = max(1, len(targets) // 100)
+    genrule_args = {k: kwargs.get(k) for k in ["compatible_with", "restricted_to", "tags"] if k in kwargs}
+    test_data = []
+    for idx, batch in enumerate([targets[i:i + batch_size] for i in range(0, len(targets), batch_size)]):
+        full_name = "{name}_{idx}__deps".format(name = name, idx = idx)
+        test_data.append(full_name)
+        native.genrule(name = full_name, srcs = batch, outs = [full_name + ".out"], testonly = 1,
+                       visibility = ["//visibility:private"], cmd = "touch $@", **genrule_args)
+    _empty_test(name = name, data = test_data, size = kwargs.pop("size", "small"),
+                is_windows = ''' + _IS_WINDOWS + ''', **kwargs)
+'''
+MODULES["rules/diff_test.bzl"] = '''
+def _diff_test_impl(ctx):
+    pass
+
+_diff_test = rule(
+    attrs = {
+        "failure_message": attr.string(),
+        "file1": attr.label(allow_single_file = True, mandatory = True),
+        "file2": attr.label(allow_single_file = True, mandatory = True),
+        "is_windows": attr.bool(mandatory = True),
+    },
+    test = True,
+    implementation = _diff_test_impl,
+)
+
+def diff_test(name, file1, file2, **kwargs):
+    _diff_test(name = name, file1 = file1, file2 = file2, is_windows = ''' + _IS_WINDOWS + ''', **kwargs)
+'''
+
+#: ``rules/write_file.bzl`` and ``rules/copy_file.bzl``: macros choosing between two rules,
+#: so the target's kind is ``_write_file``/``_write_xfile`` (``_copy_file``/``_copy_xfile``
+#: when ``is_executable``), as bazel query prints it (rules_rust 0.1.0: 5 targets had kind
+#: ``write_file``/``copy_file``); ``out`` is the output a dependency may name.
+MODULES["rules/write_file.bzl"] = '''
+def _impl(ctx):
+    pass
+
+_ATTRS = {
+    "out": attr.output(mandatory = True),
+    "content": attr.string_list(mandatory = False, allow_empty = True),
+    "newline": attr.string(values = ["unix", "windows", "auto"], default = "auto"),
+    "is_windows": attr.bool(mandatory = True),
+}
+
+_write_file = rule(implementation = _impl, attrs = _ATTRS)
+
+_write_xfile = rule(implementation = _impl, executable = True, attrs = _ATTRS)
+
+def write_file(name, out, content = [], is_executable = False, newline = "auto", **kwargs):
+    impl = _write_xfile if is_executable else _write_file
+    impl(name = name, content = content, out = out, newline = newline or "auto",
+         is_windows = ''' + _IS_WINDOWS + ''', **kwargs)
+'''
+MODULES["rules/copy_file.bzl"] = '''
+def _impl(ctx):
+    pass
+
+_ATTRS = {
+    "src": attr.label(mandatory = True, allow_single_file = True),
+    "out": attr.output(mandatory = True),
+    "is_windows": attr.bool(mandatory = True),
+    "is_executable": attr.bool(mandatory = True),
+    "allow_symlink": attr.bool(mandatory = True),
+}
+
+_copy_file = rule(implementation = _impl, attrs = _ATTRS)
+
+_copy_xfile = rule(implementation = _impl, executable = True, attrs = _ATTRS)
+
+def copy_file(name, src, out, is_executable = False, allow_symlink = False, **kwargs):
+    impl = _copy_xfile if is_executable else _copy_file
+    impl(name = name, src = src, out = out, is_windows = ''' + _IS_WINDOWS + ''',
+         is_executable = is_executable, allow_symlink = allow_symlink, **kwargs)
 '''
 
 

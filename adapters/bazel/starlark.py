@@ -285,6 +285,9 @@ class Interpreter:
         self.call_path = ""
         #: the package of a repo-relative file (the static loader's); "" without one
         self.package_of: Callable[[str], str] = lambda path: ""
+        #: ``subpackages(include, exclude, allow_empty)`` of the package being evaluated (the
+        #: static loader's, which knows the directory tree); None: unknown
+        self.subpackages: Callable[[PackageContext, list[str], list[str], bool, int], list[str]] | None = None
 
     # ------------------------------------------------------------ modules
     def exec_module(self, tree: ast.Module, path: str, globals_: dict[str, Any], per_statement: Callable[[EvalError], None] | None = None) -> None:

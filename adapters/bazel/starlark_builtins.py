@@ -9,6 +9,7 @@ from .starlark_values import (
     MAX_SEQUENCE,
     PACKAGE_GROUP,
     UNKNOWN,
+    AspectClass,
     AttrSpec,
     Builtin,
     EvalError,
@@ -50,6 +51,15 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
         if include is UNKNOWN or exclude is UNKNOWN:
             return UNKNOWN
         return interp._glob(interp.ctx, _strings(include, "glob include"), _strings(exclude, "glob exclude"), bool(exclude_directories), allow_empty is not False, interp.ctx.line)
+
+    @builtin("subpackages")
+    def _subpackages(include: Any = (), exclude: Any = (), allow_empty: Any = False) -> Any:
+        # Bazel 6+: formatjs's ts_project macro excludes its child packages with it
+        if interp.ctx is None:
+            raise EvalError("subpackages() outside a BUILD file")
+        if include is UNKNOWN or exclude is UNKNOWN or interp.subpackages is None:
+            return UNKNOWN
+        return interp.subpackages(interp.ctx, _strings(include, "subpackages include"), _strings(exclude, "subpackages exclude"), allow_empty is not False, interp.ctx.line)
 
     @builtin("select")
     def _select(branches: Any, no_match_error: str = "") -> Any:
@@ -153,10 +163,15 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     def _macro(implementation: Any = None, attrs: Any = None, **kwargs: Any) -> SymbolicMacro:
         return SymbolicMacro(implementation, dict(attrs) if isinstance(attrs, dict) else {})
 
+    @builtin("aspect")
+    def _aspect(implementation: Any = None, attr_aspects: Any = (), attrs: Any = None, **kwargs: Any) -> AspectClass:
+        specs = {str(k): v for k, v in attrs.items() if isinstance(v, AttrSpec)} if isinstance(attrs, dict) else {}
+        return AspectClass(specs)
+
     # no ``toolchain_type`` here: in a BUILD file (and as ``native.toolchain_type``) it is the
     # native rule, a target ``toolchains = [...]`` points at; .bzl code spells the other one
     # ``config_common.toolchain_type``
-    for name in ("provider", "aspect", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "configuration_field", "exec_group", "subrule", "visibility", "depset"):
+    for name in ("provider", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "configuration_field", "exec_group", "subrule", "visibility", "depset"):
         b[name] = Builtin(name, lambda *a, **k: UNKNOWN)
 
     def label_default(kind: str, default: Any) -> Any:
@@ -177,7 +192,11 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
         return default
 
     def attr_fn(kind: str) -> Builtin:
-        return Builtin(f"attr.{kind}", lambda *a, default=None, **k: AttrSpec(kind, label_default(kind, default)))
+        def make(*args: Any, default: Any = None, aspects: Any = (), **kwargs: Any) -> AttrSpec:
+            carried = tuple(a for a in aspects if isinstance(a, AspectClass)) if isinstance(aspects, (list, tuple)) else ()
+            return AttrSpec(kind, label_default(kind, default), carried)
+
+        return Builtin(f"attr.{kind}", make)
 
     b["attr"] = Struct({
         "label": attr_fn("label"), "label_list": attr_fn("label_list"),
@@ -266,7 +285,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
 
     native_fields: dict[str, Any] = {
         name: b[name]
-        for name in ("glob", "package_name", "repository_name", "exports_files", "package_group", "existing_rules", "existing_rule", "licenses")
+        for name in ("glob", "subpackages", "package_name", "repository_name", "exports_files", "package_group", "existing_rules", "existing_rule", "licenses")
     }
     # Bazel 7: the main repository's canonical name is "" (a macro reads it to tell an
     # external repository apart); module_name/module_version: this module's, unknown here

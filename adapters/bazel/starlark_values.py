@@ -71,6 +71,19 @@ class AttrSpec:
 
     type: str  # label | label_list | label_dict | output | output_list | other
     default: Any = None
+    #: ``aspects = [...]`` of a label attribute: their label defaults are deps of the target
+    aspects: tuple[AspectClass, ...] = ()
+
+
+@dataclass(eq=False)  # hashable by identity, as Bazel's aspect values are
+class AspectClass:
+    """``aspect(attrs = {...})``. Bazel query counts an aspect's label defaults (its
+    implicit ``_tool`` attributes) as deps of every target whose attribute carrying the
+    aspect has a value (``--aspect_deps=conservative``, the default; measured with 4.2.3:
+    rules_rust's ``rust_clippy`` depends on ``//:clippy.toml`` through its
+    ``rust_clippy_aspect``)."""
+
+    attrs: dict[str, AttrSpec]
 
 
 @dataclass

@@ -29,6 +29,7 @@ from .starlark import Interpreter, build_dialect_issues, parse
 from .starlark_values import (
     PACKAGE_GROUP,
     UNKNOWN,
+    AttrSpec,
     EvalError,
     EvaluatedModule,
     LabelValue,
@@ -128,6 +129,7 @@ class StaticReport:
     build_dialect: list[str] = field(default_factory=list)  # "path:line: message", .bzl-only syntax in a BUILD file
     outside_symlinks: list[str] = field(default_factory=list)  # directory symlinks leaving the workspace
     symlink_budget: str = ""  # the first directory symlink not followed because MAX_LINKED_DIRS was reached
+    missing_rc_imports: list[str] = field(default_factory=list)  # "file:line: import of X" (WorkspaceRc.missing)
 
     def warnings(self) -> list[str]:
         out: list[str] = []
@@ -186,6 +188,11 @@ class StaticReport:
             )
         if self.empty_globs:
             out.append(f"static: glob(allow_empty = False) matched nothing: {some(self.empty_globs)}")
+        if self.missing_rc_imports:
+            out.append(
+                f"static: .bazelrc imports a file that does not exist; every bazel command fails on it "
+                f"(\"Unexpected error reading .blazerc file\"; use try-import for an optional one): {some(self.missing_rc_imports)}"
+            )
         return out
 
 
@@ -209,13 +216,16 @@ class StaticLoader:
         self._glob_cache: dict[tuple[str, bool], re.Pattern[str]] = {}
         self.interp = Interpreter(self._load, self._glob, NATIVE_RULES, self._note_unknown)
         self.interp.package_of = self._package_of_file
+        self.interp.subpackages = self._subpackages
 
     # ------------------------------------------------------------ discovery
     def discover(self) -> None:
         """Find every package; remember every directory listing for glob()."""
         self.main_repo_name = workspace_name(self.root, self.tracker)
         ignored = bazelignore(self.root, self.tracker)
-        deleted = deleted_packages(self.root, self.tracker)
+        rc = workspace_rc(self.root, self.tracker)
+        self.report.missing_rc_imports = rc.missing
+        deleted = deleted_packages(self.root, self.tracker, rc)
         if any(self.tracker.exists(self.root / name) for name in ("WORKSPACE", "WORKSPACE.bazel")):
             # //external is the WORKSPACE file's pseudo-package: Bazel never reads a BUILD
             # file in a top-level external/ directory (measured: not in //..., no such target)
@@ -449,6 +459,27 @@ class StaticLoader:
         # match stays a file of the package instead of naming a repository @at.txt
         return [":" + f if f.startswith("@") else f for f in out]
 
+    def _subpackages(self, ctx: PackageContext, include: list[str], exclude: list[str], allow_empty: bool, line: int) -> list[str]:
+        """``subpackages()`` (Bazel 6+): the package's direct subpackages (the nearest
+        packages below it, at any depth, not those below another subpackage), relative to
+        it, sorted, matched against the globs as directories (``*``: one level, ``**``: all)."""
+        for pattern in include:
+            problem = glob_pattern_error(pattern)
+            if problem:
+                raise EvalError(f"subpackages: {problem}", line, ctx.path)
+        _, dirs = self.package_files(ctx.package)
+        found: list[str] = []
+        for sub in ["", *dirs]:
+            full = f"{ctx.package}/{sub}".strip("/") if sub else ctx.package
+            for name in self.dirs.get(full, ((), ()))[1]:
+                child_full = f"{full}/{name}" if full else name
+                if child_full in self.packages:
+                    found.append(f"{sub}/{name}" if sub else name)
+        out = sorted(self._glob_match(found, include, exclude, directory=True))
+        if not out and not allow_empty:
+            self.report.empty_globs.append(f"{ctx.path}:{line} (subpackages)")
+        return out
+
     def _glob_match(self, candidates: list[str], include: list[str], exclude: list[str], directory: bool) -> list[str]:
         inc = [self._glob_regex(p, directory) for p in include]
         exc = [self._glob_regex(p, directory) for p in exclude]
@@ -586,12 +617,13 @@ class GraphAssembler:
                     continue
                 deps.append((v, EDGE_TYPES.get(attr, DEP)))
         schema = call.rule.attrs if call.rule is not None and call.rule.attrs else {}
-        for attr, spec in schema.items():  # label defaults of rule() attributes left unset (or None): implicit deps
-            if call.attrs.get(attr) is None and spec.type in ("label", "label_list", "label_dict") and spec.default not in (None, UNKNOWN):
-                for v in flatten(spec.default):
-                    text = v.text if isinstance(v, LabelValue) else v
-                    if isinstance(text, str) and text:
-                        deps.append((text, IMPLICIT))
+        # label defaults of rule() attributes left unset (or None): implicit deps
+        deps += [(text, IMPLICIT) for text in _label_defaults({a: v for a, v in schema.items() if call.attrs.get(a) is None})]
+        for attr, spec in schema.items():  # the label defaults of aspects on attributes that have a value
+            value = call.attrs.get(attr)
+            if spec.aspects and any(v is not None for v in flatten(spec.default if value is None else value)):
+                for aspect in spec.aspects:
+                    deps += [(text, IMPLICIT) for text in _label_defaults(aspect.attrs)]
         if call.kind == PACKAGE_GROUP:
             deps += [(v, DEP) for v in flatten(call.attrs.get("includes", [])) if isinstance(v, str) and v]
         return deps
@@ -748,6 +780,18 @@ class GraphAssembler:
 _TEMPLATE_FIELD = re.compile(r"%\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
+def _label_defaults(specs: dict[str, AttrSpec]) -> list[str]:
+    """The label texts the defaults of these label attributes name."""
+    out: list[str] = []
+    for spec in specs.values():
+        if spec.type in ("label", "label_list", "label_dict") and spec.default not in (None, UNKNOWN):
+            for v in flatten(spec.default):
+                text = v.text if isinstance(v, LabelValue) else v
+                if isinstance(text, str) and text:
+                    out.append(text)
+    return out
+
+
 def _expand_output_template(template: str, call: TargetCall) -> str | None:
     """``%{name}.out`` -> ``r1.out``, as Bazel expands ``rule(outputs = ...)`` templates.
 
@@ -771,8 +815,13 @@ def _expand_output_template(template: str, call: TargetCall) -> str | None:
 
 #: (native rule kind, attribute) pairs whose labels bazel query does not follow: the
 #: ``toolchain`` rule's ``toolchain`` is a nodep label (Bazel 4.2.3, measured: no edge from
-#: ``toolchain(name = "tc", toolchain = ":impl")`` to ``:impl``, with or without --nodep_deps)
-NODEP_ATTRS = frozenset({("toolchain", "toolchain")})
+#: ``toolchain(name = "tc", toolchain = ":impl")`` to ``:impl``, with or without --nodep_deps).
+#: Neither is a ``label_flag``'s or ``label_setting``'s ``build_setting_default`` (measured: no
+#: edge; the flag's value reaches its users through a late-bound attribute query cannot see;
+#: rules_rust 0.1.0's ``//util/import:import_macro_label`` closed a dependency cycle there and
+#: gave the rules its rust rules depend on extra dependents)
+NODEP_ATTRS = frozenset({("toolchain", "toolchain"), ("label_flag", "build_setting_default"),
+                         ("label_setting", "build_setting_default")})
 
 
 def _is_label_attr(call: TargetCall, attr: str) -> bool:
@@ -862,23 +911,34 @@ QUERY_RC_COMMANDS = ("always", "common", "query")
 MAX_RC_FILES = 32
 
 
-def deleted_packages(root: Path, tracker: InputTracker) -> set[str]:
-    """The packages ``--deleted_packages`` in the workspace's .bazelrc removes for ``bazel query``.
+@dataclass
+class WorkspaceRc:
+    """The workspace's .bazelrc as Bazel reads it (``workspace_rc``)."""
 
-    Repositories that glob files of nested example workspaces (rules_python, rules_js) list
-    those directories there: their BUILD files are then no packages (``//...`` skips them),
-    the files belong to the enclosing package (``//:sub/a.txt`` is valid, its glob crosses
-    into them), while packages below them stay packages. Measured with Bazel 4.2.3: ``query``,
-    ``common`` and ``always`` lines count, ``build`` lines do not; the last value wins (two
-    lines do not add up); ``//sub`` is ``sub``; a value with a trailing ``/`` is refused; the
-    files ``import``/``try-import`` name (``%workspace%/...``) are read in place; ``#``
-    starts a comment; a trailing backslash continues the line. rc files outside the
-    workspace (``~/.bazelrc``, ``/etc/bazel.bazelrc``) are not read.
+    #: the words of each option line, imports expanded in place, in reading order
+    lines: list[list[str]] = field(default_factory=list)
+    #: the workspace-relative rc files .bazelrc imports, directly or not, in order
+    imported: list[str] = field(default_factory=list)
+    #: "file:line: import of X" for each ``import`` (not ``try-import``) of a missing file
+    missing: list[str] = field(default_factory=list)
+
+
+def workspace_rc(root: Path, tracker: InputTracker) -> WorkspaceRc:
+    """Read .bazelrc as Bazel does: ``import``/``try-import`` lines naming ``%workspace%/...``
+    are followed where they stand (each file once, at most ``MAX_RC_FILES``).
+
+    A named file is listed in ``imported`` even when it does not exist (``try-import`` of an
+    absent file: creating it changes Bazel's options too); an ``import`` of one is listed in
+    ``missing``: Bazel 4.2.3 then fails every command (exit 37, "Unexpected error reading
+    .blazerc file", measured). ``#`` starts a comment; a trailing backslash continues the
+    line; an unclosed quote drops only its line. rc files outside the workspace
+    (``~/.bazelrc``, ``/etc/bazel.bazelrc``, ``%workspace%/../x``) are not read.
     """
-    value: list[str] = []
+    rc = WorkspaceRc()
     seen: set[str] = set()
 
-    def read(path: Path) -> None:
+    def read(rel: str) -> None:
+        path = root / rel
         key = os.path.normpath(path)
         if key in seen or len(seen) >= MAX_RC_FILES or not tracker.exists(path) or not path.is_file():
             return
@@ -887,7 +947,7 @@ def deleted_packages(root: Path, tracker: InputTracker) -> set[str]:
             text = tracker.read_text(path)
         except OSError:
             return
-        for line in re.sub(r"\\\r?\n", "", text).splitlines():
+        for number, line in _rc_logical_lines(text):
             try:
                 words = shlex.split(line, comments=True)
             except ValueError:  # an unclosed quote: Bazel's tokenizer keeps going, so does this
@@ -897,18 +957,58 @@ def deleted_packages(root: Path, tracker: InputTracker) -> set[str]:
             if words[0] in ("import", "try-import"):
                 target = posixpath.normpath(words[1][len("%workspace%/"):]) if len(words) == 2 and words[1].startswith("%workspace%/") else ""
                 if target and target != ".." and not target.startswith(("../", "/")):  # inside the workspace only
-                    read(root / target)
+                    if target != ".bazelrc" and target not in rc.imported:
+                        rc.imported.append(target)
+                    if words[0] == "import" and not (tracker.exists(root / target) and (root / target).is_file()):
+                        rc.missing.append(f"{rel}:{number}: import of {words[1]}")
+                    read(target)
                 continue
-            if words[0] not in QUERY_RC_COMMANDS:
-                continue
-            args = words[1:]
-            for i, arg in enumerate(args):
-                if arg.startswith("--deleted_packages="):
-                    value[:] = [arg.split("=", 1)[1]]
-                elif arg == "--deleted_packages" and i + 1 < len(args):
-                    value[:] = [args[i + 1]]
+            rc.lines.append(words)
 
-    read(root / ".bazelrc")
+    read(".bazelrc")
+    return rc
+
+
+def _rc_logical_lines(text: str) -> list[tuple[int, str]]:
+    """(first physical line number, text) of each line, a trailing backslash joining the next."""
+    out: list[tuple[int, str]] = []
+    pending: list[str] = []
+    start = 1
+    for number, physical in enumerate(text.splitlines(), 1):
+        if not pending:
+            start = number
+        if physical.endswith("\\"):
+            pending.append(physical[:-1])
+            continue
+        out.append((start, "".join(pending) + physical))
+        pending = []
+    if pending:
+        out.append((start, "".join(pending)))
+    return out
+
+
+def deleted_packages(root: Path, tracker: InputTracker, rc: WorkspaceRc | None = None) -> set[str]:
+    """The packages ``--deleted_packages`` in the workspace's .bazelrc removes for ``bazel query``.
+
+    Repositories that glob files of nested example workspaces (rules_python, rules_js) list
+    those directories there: their BUILD files are then no packages (``//...`` skips them),
+    the files belong to the enclosing package (``//:sub/a.txt`` is valid, its glob crosses
+    into them), while packages below them stay packages. Measured with Bazel 4.2.3: ``query``,
+    ``common`` and ``always`` lines count, ``build`` lines do not; the last value wins (two
+    lines do not add up); ``//sub`` is ``sub``; a value with a trailing ``/`` is refused; the
+    files ``import``/``try-import`` name (``%workspace%/...``) are read in place
+    (``workspace_rc``).
+    """
+    value: list[str] = []
+    for words in (rc or workspace_rc(root, tracker)).lines:
+        if words[0] not in QUERY_RC_COMMANDS:
+            continue
+        args = words[1:]
+        for i, arg in enumerate(args):
+            if arg.startswith("--deleted_packages="):
+                value[:] = [arg.split("=", 1)[1]]
+            elif arg == "--deleted_packages" and i + 1 < len(args):
+                value[:] = [args[i + 1]]
     out: set[str] = set()
     for name in ",".join(value).split(","):
         name = name.strip()
