@@ -19,7 +19,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, run_git, write_tree
+from conftest import run_git, write_tree
+from jsfixtures import selected_tests
 from nx_plugin_oracles import nx_affected_tests, nx_graph_nodes, require_nx_plugins, run_nx
 from test_probe16_nxplugins_static import LOCK, ROOT_PKG, VITEST_CFG, pkg, static
 
@@ -52,10 +53,7 @@ def make(root: Path, change: str | None = None) -> Path:
 
 
 def ctxsel_tests(root: Path, *how: str) -> set[str]:
-    proc = run_cli("--repo", str(root), "--no-cache", "-q", "--adapter", "nx", "--source", "static", "tests",
-                   "--format", "json", *how)
-    assert proc.returncode == 0, proc.stderr
-    return set(json.loads(proc.stdout)["tests"])
+    return selected_tests(root, "nx", *how)
 
 
 def test_the_test_targets_list_the_tsconfig_json_inputs(tmp_path: Path) -> None:

@@ -21,7 +21,9 @@ project by a deleted package.json/project.json; over a git range a root tsconfig
 confined to ``compilerOptions.paths`` touches only the projects the changed mappings point
 into (``root_tsconfig_touched``). Tests are chosen per *task* from the
 ``test`` target's inputs (``TaskSelection``: namedInputs, targetDefaults, ``^production``,
-``!`` patterns, ``dependentTasksOutputFiles``), unless nx.json says ``affected.legacy``.
+``!`` patterns, ``dependentTasksOutputFiles``, ``json`` inputs' fields), unless nx.json says
+``affected.legacy``; any change of a root tsconfig.json beside tsconfig.base.json selects every
+task (``second_root_tsconfig``).
 A lockfile change touches every project, unless ``projectsAffectedByDependencyUpdates`` is
 ``"auto"``: then only the npm packages whose locked versions moved count, and the projects
 that declare or import them (through the packages depending on them) are touched
@@ -42,7 +44,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable, Iterator
 
 from ctxsel import safepickle
 from ctxsel.adapters.base import Adapter
@@ -55,7 +57,7 @@ from ctxsel.graph import IMPLICIT, BuildGraph, Node
 if TYPE_CHECKING:  # the parsing modules load when a graph is built, not on every CLI start
     from ctxsel.affected import ChangeSet
     from .nx_imports import FileImports
-    from .nx_workspace import NpmPackages, NxProject, NxWorkspace, TaskInputs
+    from .nx_workspace import JsonInput, NpmPackages, NxProject, NxWorkspace, TaskInputs
 
     PackageOf = Callable[[BuildGraph, str], "str | None"]
 
@@ -352,22 +354,31 @@ class NxAdapter(Adapter):
         """The npm package names Nx has external nodes for: those of the lockfile of the package
         manager it detects (bun, pnpm, yarn, npm, in that order); none without one; None when
         ctxsel cannot read it (a binary bun.lockb alone, a broken file)."""
-        from .nx_workspace import NPM_LOCKFILES, NpmUnreadable
+        packages = self.current_npm_packages()
+        return None if packages is None else set(packages.fingerprints) if packages else set()
+
+    def current_npm_packages(self) -> "NpmPackages | None | bool":
+        """The working tree's lockfile, of the package manager Nx detects (bun, pnpm, yarn, npm,
+        in that order), read: Nx's external nodes; False without a lockfile; None when ctxsel
+        cannot read it (a binary bun.lockb alone, a broken file)."""
+        from .nx_workspace import NpmUnreadable
 
         if (self.root / "bun.lockb").exists() and not (self.root / "bun.lock").exists():
             return None
-        for lockfile in NPM_LOCKFILES:
-            try:
-                text = read_text(self.root / lockfile)
-            except FileNotFoundError:
-                continue
-            except OSError:
-                return None
-            try:
-                return set(self.npm_packages(lockfile, text).fingerprints)
-            except NpmUnreadable:
-                return None
-        return set()
+        lockfile = self.npm_lockfile()
+        if lockfile is None:
+            return False
+        try:
+            return self.npm_packages(lockfile, read_text(self.root / lockfile))
+        except (OSError, NpmUnreadable):
+            return None
+
+    def npm_lockfile(self) -> str | None:
+        """The lockfile Nx reads its external nodes from: bun.lock, pnpm-lock.yaml, yarn.lock,
+        package-lock.json, the first there is."""
+        from .nx_workspace import NPM_LOCKFILES
+
+        return next((f for f in NPM_LOCKFILES if (self.root / f).is_file()), None)
 
     def cache_key(self) -> str:
         """Graphs cached before nodes carried their targets' inputs must not be reused."""
@@ -460,11 +471,13 @@ class NxAdapter(Adapter):
         Nx 24 selects tasks by their inputs unless nx.json sets ``affected.legacy`` (or
         ``NX_LEGACY_AFFECTED=true``): a ``*.spec.ts`` outside ``production`` re-runs its
         own project's tests, not its dependents'. Global files (nx.json, lockfiles, the
-        root tsconfig -- unless only its ``paths`` changed, which no task hashes) and a
+        root tsconfig -- unless only its ``paths`` changed, which no task hashes), any change
+        of a root tsconfig.json beside tsconfig.base.json (``second_root_tsconfig``) and a
         deleted project configuration select every test. Npm dependencies that moved -- a
         lockfile, a dependency removed from the root package.json -- select every task not
         pinning its ``externalDependencies``; a root package.json dependency added or changed
-        selects the tasks of the project of that name; with ``projectsAffectedByDependencyUpdates``
+        selects the tasks of the project of that name, or moves the locked npm package of that
+        name (``root_manifest_touched``); with ``projectsAffectedByDependencyUpdates``
         a list, a lockfile change selects the tasks of the projects it lists; with ``"auto"``,
         a lockfile change that moved some package selects every task hashing every package (no
         ``externalDependencies``) or one that moved, and none when it moved no package (measured).
@@ -488,39 +501,41 @@ class NxAdapter(Adapter):
         lockfiles = [g for g in changes.global_files if g in LOCKFILES]
         try:
             selection.check_inputs(tests, "test")
-            if len(lockfiles) < len(changes.global_files) or any(self.config_gone(p) for p in paths):
+            if (len(lockfiles) < len(changes.global_files) or any(self.config_gone(p) for p in paths)
+                    or self.second_root_tsconfig() in paths):
                 return sorted(tests)
             named = self.root_manifest_change(graph, changes)
-            always = set(named or ())
+            always = set(named[0]) if named else set()
             if isinstance(updates, list) and any(p in LOCKFILES for p in paths):
                 always |= selection.dependency_update_projects
             moved, packages = self.lockfile_moves(changes) if updates == "auto" and not lockfiles else (frozenset(), None)
+            if named and named[1]:
+                moved = moved | named[1]
+                packages = packages or self.current_npm_packages() or None
             return sorted(selection.affected(tests, paths, "test", always=always, npm_changed=named is None or bool(lockfiles),
                                              npm_moved=moved, npm_packages=packages,
-                                             json_unchanged=self.json_unchanged(selection, tests, changes, set(paths))))
+                                             json_changed=self.json_changed(changes)))
         except InvalidInputsError as exc:
             raise ParseError(str(exc.args[0]), Location(*_input_location(self.root, exc.args[1], exc.args[2]))) from None
 
-    def json_unchanged(self, selection: "TaskSelection", tests: list[str], changes: "ChangeSet",
-                       paths: set[str]) -> frozenset[tuple[str, tuple[str, ...], tuple[str, ...]]]:
-        """The ``json`` inputs of these test tasks whose file changed over the git range but not in
-        the fields they name (``json_fields_changed``); none without a range (``--files``: the
-        whole file changed)."""
+    def json_changed(self, changes: "ChangeSet") -> Callable[["JsonInput"], bool]:
+        """Whether a changed file changed in the part a ``json`` input names
+        (``json_fields_changed``, the file's two versions over the change set's git range; the
+        new side is git's index for a staged change). Without a range (``--files``) the whole
+        file changed; so did a file moved away (no version of it at the head)."""
         from ctxsel.affected import _contents_at
 
-        from .nx_workspace import json_fields_changed
+        def changed(key: "JsonInput") -> bool:
+            if not changes.base_rev:
+                return True
+            for f in changes.files:
+                if f.path == key[0]:
+                    before = _contents_at(self.root, changes.base_rev, f.old_path or f.path)
+                    after = _contents_at(self.root, ":" if changes.staged else changes.head_rev, f.path)
+                    return json_fields_changed(before, after, key[1], key[2])
+            return True
 
-        if not changes.base_rev:
-            return frozenset()
-        wanted = {j for t in tests for j in selection.task_inputs(t, "test").json_inputs if j[0] in paths}
-        unchanged: set[tuple[str, tuple[str, ...], tuple[str, ...]]] = set()
-        for f in changes.files:
-            for key in (j for j in wanted if j[0] == f.path):
-                before = _contents_at(self.root, changes.base_rev, f.old_path or f.path)
-                after = _contents_at(self.root, ":" if changes.staged else changes.head_rev, f.path)
-                if not json_fields_changed(before, after, key[1], key[2]):
-                    unchanged.add(key)
-        return frozenset(unchanged)
+        return changed
 
     def lockfile_moves(self, changes: "ChangeSet") -> tuple[frozenset[str], "NpmPackages | None"]:
         """The npm packages that lockfile changes over the change set's git range moved (``"auto"``,
@@ -539,9 +554,9 @@ class NxAdapter(Adapter):
                     packages = self.npm_packages(f.path, after)
         return frozenset(moved), packages
 
-    def root_manifest_change(self, graph: BuildGraph, changes: "ChangeSet") -> set[str] | None:
+    def root_manifest_change(self, graph: BuildGraph, changes: "ChangeSet") -> "tuple[set[str], frozenset[str]] | None":
         """What the root package.json's change over the change set's git range names
-        (``root_manifest_touched``): projects, or None for "every npm dependency moved".
+        (``root_manifest_touched``): (projects, npm packages), or None for "every npm dependency moved".
 
         The new side is ``head_rev``, git's index for a staged change, else the working tree.
         Without a git range (``--files``) Nx has no old side: the whole file changed, which
@@ -552,16 +567,27 @@ class NxAdapter(Adapter):
         from ctxsel.changes import DELETED
 
         if self.ignored_change(ROOT_MANIFEST):
-            return set()
+            return set(), frozenset()
         if not changes.base_rev:
             whole = any(f.path == ROOT_MANIFEST and f.status != DELETED for f in changes.files)
-            return None if whole and self.locked_packages() != set() else set()
+            return None if whole and self.locked_packages() != set() else (set(), frozenset())
         for f in changes.files:
             if f.path == ROOT_MANIFEST and f.status != DELETED:
-                return root_manifest_touched(_contents_at(self.root, changes.base_rev, f.old_path or f.path),
-                                             _contents_at(self.root, ":" if changes.staged else changes.head_rev, f.path),
-                                             set(graph))
-        return set()
+                return self.manifest_touched(graph, _contents_at(self.root, changes.base_rev, f.old_path or f.path),
+                                             _contents_at(self.root, ":" if changes.staged else changes.head_rev, f.path))
+        return set(), frozenset()
+
+    def manifest_touched(self, graph: BuildGraph, before: str | None,
+                         after: str | None) -> "tuple[set[str], frozenset[str]] | None":
+        """``root_manifest_touched`` with this workspace's projects, locked npm packages (the
+        working tree's lockfile: Nx's external nodes) and global packages (nx.json plugins)."""
+        from .nx_plugins import plugin_entries
+        from .nx_resolve import package_name_of
+
+        packages = self.current_npm_packages()
+        locked = set(packages.fingerprints) if packages else set()
+        plugins = {package_name_of(e.name) for e in plugin_entries(self.nx_json())} | {"nx"}
+        return root_manifest_touched(before, after, set(graph), locked, plugins)
 
     def manifest_patterns(self) -> tuple[str, ...]:
         """Everything ``load_static`` reads: configs, ignore files, and the source files Nx scans."""
@@ -579,6 +605,17 @@ class NxAdapter(Adapter):
         """
         lockfiles = () if isinstance(dependency_updates(self.nx_json()), list) else LOCKFILES
         return ("nx.json", *lockfiles, self.root_tsconfig())
+
+    def second_root_tsconfig(self) -> str | None:
+        """A root ``tsconfig.json`` beside ``tsconfig.base.json``: a file every *task* hashes in full.
+
+        Nx 24's task selection takes both root names for the ``TsConfiguration`` every task
+        hashes, but compares by parts (``paths`` apart from the rest, whitespace aside) only the
+        root tsconfig it reads, ``tsconfig.base.json``. Any change of the other -- its ``paths``,
+        whitespace, adding or deleting it -- selects every task (measured: build, lint and test
+        tasks of projects with no tsconfig of their own), although ``nx show projects
+        --affected`` marks no project for it."""
+        return "tsconfig.json" if self.root_tsconfig() != "tsconfig.json" else None
 
     def root_tsconfig(self) -> str:
         """``tsconfig.base.json``, else ``tsconfig.json`` (Nx's ``getRootTsConfigFileName``)."""
@@ -634,10 +671,17 @@ class NxAdapter(Adapter):
         if path == ROOT_MANIFEST:
             if self.ignored_change(path):
                 return []
-            named = root_manifest_touched(before, after, set(graph))
+            named = self.manifest_touched(graph, before, after)
             if named is None:
                 return self.reportable_ids(graph)
-            return sorted(set(self.nodes_for_changed_file(graph, path)) | named)
+            packages = self.current_npm_packages()
+            # Nx finds the package by name among its external nodes, the first that matches: bun's
+            # parser lists a versioned ``npm:left-pad@1.0.0`` before the hoisted ``npm:left-pad``
+            # projects depend on, so with bun.lock no project is reached (measured; the tests
+            # hashing the package are still selected)
+            reached = named[1] and packages and self.npm_lockfile() != "bun.lock"
+            users = self.users_of(graph, packages, named[1]) if reached else set()
+            return sorted(set(self.nodes_for_changed_file(graph, path)) | named[0] | users)
         if path != self.root_tsconfig():
             return None
         roots = {n.id: str(n.meta.get("root") or ".") for n in graph.nodes() if self.reportable(graph, n.id)}
@@ -694,39 +738,50 @@ def root_tsconfig_touched(before: str | None, after: str | None, roots: dict[str
     return touched
 
 
-def root_manifest_touched(before: str | None, after: str | None, projects: set[str]) -> set[str] | None:
-    """The projects (of ``projects``) that Nx 24 counts as touched by the root package.json
-    going from ``before`` to ``after`` over a git range; None: every project, and every test
-    task that does not pin its ``externalDependencies``.
+def root_manifest_touched(before: str | None, after: str | None, projects: set[str], locked: Collection[str] = (),
+                          global_packages: Collection[str] = ()) -> tuple[set[str], frozenset[str]] | None:
+    """The projects (of ``projects``) and locked npm packages (of ``locked``) that Nx 24 counts as
+    touched by the root package.json going from ``before`` to ``after`` over a git range; None:
+    every project, and every test task that does not pin its ``externalDependencies``.
 
     Nx diffs the two versions (``npm-packages.js``' ``touchedNpmPackages``, measured with 24.0.6):
     - a ``dependencies``/``devDependencies`` entry removed: None (it cannot tell what used it);
-    - one added or changed: the workspace project of that *project* name, if any (an npm
-      package it would also touch is an external node, which ctxsel does not model);
+    - one added or changed: the workspace project of that *project* name, else the locked npm
+      package of that name (and for ``@types/x`` also ``x``) -- a global package (an nx.json
+      plugin's, or ``nx``) None (measured: ``left-pad``'s range changed in the root
+      package.json, nothing else: the projects depending on left-pad and their dependents, the
+      tests hashing every npm package);
     - an ``overrides``/``resolutions``/``pnpm.overrides`` value changed: None, since its
       selector names no external node Nx knows without an installed lockfile;
     - anything else (scripts, peerDependencies, ...) touches nothing, and so does a side that
       is absent or not strict JSON (a whole-file change touches every *npm* node: none here).
     """
     if before is None or after is None:
-        return set()
+        return set(), frozenset()
     try:
         old, new = json.loads(before), json.loads(after)
     except ValueError:
-        return set()
+        return set(), frozenset()
     touched: set[str] = set()
+    npm: set[str] = set()
     for kind, path, value in _json_changes(old, new, ()):
         if len(path) == 2 and path[0] in ("dependencies", "devDependencies"):
             if kind == "deleted":
                 return None
             if path[1] in projects:
                 touched.add(path[1])
+            elif path[1] in locked:
+                if path[1] in global_packages:
+                    return None
+                npm.add(path[1])
+                if path[1].startswith("@types/") and path[1][7:] in locked:
+                    npm.add(path[1][7:])
         elif path[:1] in (("overrides",), ("resolutions",)) or (path[:2] == ("pnpm", "overrides") and len(path) > 2):
             at = 2 if path[0] == "pnpm" else len(path) - 1
             selector = path[at - 1] if path[at] == "." else path[at]
             if selector and any(isinstance(v, str) for v in value):
                 return None
-    return touched
+    return touched, frozenset(npm)
 
 
 def _without_paths(config: Any) -> Any:
@@ -735,6 +790,32 @@ def _without_paths(config: Any) -> Any:
         options = {k: v for k, v in config["compilerOptions"].items() if k != "paths"}
         return {**config, "compilerOptions": options}
     return config
+
+
+def json_fields_changed(before: str | None, after: str | None, fields: tuple[str, ...], exclude: tuple[str, ...]) -> bool:
+    """Whether a ``{"json": f, "fields": [...], "excludeFields": [...]}`` input's part of ``f``
+    differs between two versions: a change Nx's ``diffJson`` lists (``_json_changes``) on a path
+    that contains a field or lies inside one, and inside no excluded field (measured over a git
+    range: a ``compilerOptions`` change selects the task, another field's or whitespace does
+    not; field ``n.x`` is hit by a change of ``n.x.z`` and of ``n`` -- also ``n.x.z`` by a change
+    of ``n.x`` --, not of ``n.y``; excludeFields ``n.y`` leaves a change of ``n.y`` out of field
+    ``n``). No fields: the whole file. A side missing or not JSON(C) counts as changed."""
+    from .nx_workspace import _strip_jsonc
+
+    if before is None or after is None:
+        return True
+    try:
+        old, new = json.loads(_strip_jsonc(before)), json.loads(_strip_jsonc(after))
+    except ValueError:
+        return True
+    wanted = [tuple(f.split(".")) for f in fields]
+    excluded = [tuple(f.split(".")) for f in exclude]
+    for _, path, _ in _json_changes(old, new, ()):
+        if any(path[:len(e)] == e for e in excluded):
+            continue
+        if not wanted or any(path[:len(f)] == f or f[:len(path)] == path for f in wanted):
+            return True
+    return False
 
 
 def _json_changes(old: Any, new: Any, path: tuple[str, ...]) -> Iterable[tuple[str, tuple[str, ...], tuple[Any, ...]]]:
@@ -789,6 +870,9 @@ class TaskSelection:
     - F belongs to a transitive dependency D of P and is in the ``^`` named inputs
       (``^production``) expanded with D's own namedInputs, or matches their
       ``{workspaceRoot}`` filesets;
+    - F is the file of one of the task's ``json`` inputs -- its own, through named inputs, or
+      through ``^`` named inputs of a dependency, ``{projectRoot}`` that project's root -- and
+      changed in the fields it names (``json_fields_changed``; with ``--files``, at all);
     - the task reads the outputs of the tasks it ``dependsOn`` (``dependentTasksOutputFiles``;
       ``transitive``: of all tasks below it) and one of those is affected: Nx carries a
       change along such edges only (a ``^build`` dependency alone carries nothing).
@@ -800,7 +884,7 @@ class TaskSelection:
         self.named_global: dict[str, Any] = dict(named) if isinstance(named, dict) else {}
         self.package_of = package_of
         self.by_package = {n.package: n.id for n in graph.nodes() if not n.external}
-        self._named: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._named: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, ...], tuple[str, ...], tuple[JsonInput, ...]]] = {}
         self._touch_index: dict[tuple[str, ...], set[str]] | None = None
         self._target_names: list[str] | None = None
         self.matchable = matchable_projects(graph)
@@ -848,19 +932,20 @@ class TaskSelection:
 
         inputs = (self.graph.node(project).meta.get("inputs") or {}).get(target)
         try:
-            return expand_task_inputs(inputs, self.named_inputs(project))
+            return expand_task_inputs(inputs, self.named_inputs(project), self.root_of(project))
         except InvalidInputs as exc:
             raise InvalidInputsError(f"inputs of {project}:{target}: {exc}", self.graph.node(project).meta.get("root", "."),
                                      _quoted(str(exc))) from None
 
-    def dependency_filesets(self, dep: str, names: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """(project, workspace) filesets that ``^names`` contributes for dependency ``dep``."""
+    def dependency_filesets(self, dep: str,
+                            names: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[JsonInput, ...]]:
+        """(project filesets, workspace filesets, json inputs) that ``^names`` contributes for dependency ``dep``."""
         from .nx_workspace import InvalidInputs, expand_named
 
         key = (dep, names)
         if key not in self._named:
             try:
-                self._named[key] = expand_named(names, self.named_inputs(dep))
+                self._named[key] = expand_named(names, self.named_inputs(dep), self.root_of(dep))
             except InvalidInputs as exc:
                 raise InvalidInputsError(f"inputs of {dep} (as a dependency): {exc}",
                                          self.graph.node(dep).meta.get("root", "."), _quoted(str(exc))) from None
@@ -905,7 +990,7 @@ class TaskSelection:
     def affected(self, projects: list[str], paths: list[str], target: str, always: set[str] = frozenset(),
                  npm_changed: bool = False, npm_moved: frozenset[str] = frozenset(),
                  npm_packages: "NpmPackages | None" = None,
-                 json_unchanged: frozenset[tuple[str, tuple[str, ...], tuple[str, ...]]] = frozenset()) -> set[str]:
+                 json_changed: Callable[[JsonInput], bool] | None = None) -> set[str]:
         """Those of ``projects`` (all having ``target``) whose ``target`` task the changed ``paths`` affect.
 
         ``always``: projects whose every task counts as touched (Nx's ``alwaysTouchedTaskIds``:
@@ -914,7 +999,8 @@ class TaskSelection:
         cannot pin down, which touches every task that does not pin its ``externalDependencies``
         to none (measured: a test pinning ``["left-pad"]`` is selected too); ``npm_moved``: the
         packages a narrowed (``"auto"``) lockfile change moved, looked up in ``npm_packages``;
-        ``json_unchanged``: ``json`` inputs whose fields a git range left as they were.
+        ``json_changed``: whether a changed file's part a ``json`` input names changed (a git range
+        can leave it as it was); every part of a changed file changed when None.
         """
         from .nx_workspace import fileset_matches
 
@@ -928,6 +1014,14 @@ class TaskSelection:
             if filesets and filesets not in any_match:
                 any_match[filesets] = any(fileset_matches(filesets, p) for p in paths)
             return bool(filesets) and any_match[filesets]
+
+        json_memo: dict[JsonInput, bool] = {}
+
+        def json_hit(json_inputs: tuple[JsonInput, ...]) -> bool:
+            for key in json_inputs:
+                if key[0] in changed_paths and key not in json_memo:
+                    json_memo[key] = json_changed is None or json_changed(key)
+            return any(json_memo.get(key, False) for key in json_inputs)
 
         touched_memo: dict[tuple[str, str], bool] = {}
 
@@ -954,8 +1048,8 @@ class TaskSelection:
                     project in always or npm_hit(inputs)
                     or (own and (inputs.all_files or any(self.is_config(p, root) or fileset_matches(inputs.project, p, root)
                                                          for p in own)))
-                    or workspace_hit(inputs.workspace) or self._through_dependencies(project, inputs, by_owner, workspace_hit)
-                    or any(j[0] in changed_paths and j not in json_unchanged for j in inputs.json_inputs)
+                    or workspace_hit(inputs.workspace) or json_hit(inputs.json_inputs)
+                    or self._through_dependencies(project, inputs, by_owner, workspace_hit, json_hit)
                 )
             return touched_memo[task]
 
@@ -1030,7 +1124,8 @@ class TaskSelection:
         return str(self.graph.node(project).meta.get("root") or ".")
 
     def _through_dependencies(self, project: str, inputs: "TaskInputs", by_owner: dict[str | None, list[str]],
-                              workspace_hit: Callable[[tuple[str, ...]], bool]) -> bool:
+                              workspace_hit: Callable[[tuple[str, ...]], bool],
+                              json_hit: Callable[[tuple["JsonInput", ...]], bool]) -> bool:
         """Whether a change reaches the task through what it reads of other projects."""
         from .nx_workspace import fileset_matches, match_projects
 
@@ -1046,17 +1141,19 @@ class TaskSelection:
             if (inputs.dep_inputs or inputs.dep_filesets) and any(self.is_config(p, root) for p in changed):
                 return True
             if inputs.dep_inputs:
-                project_sets, workspace_sets = self.dependency_filesets(dep, inputs.dep_inputs)
-                if any(fileset_matches(project_sets, p, root) for p in changed) or workspace_hit(workspace_sets):
+                project_sets, workspace_sets, json_sets = self.dependency_filesets(dep, inputs.dep_inputs)
+                if (any(fileset_matches(project_sets, p, root) for p in changed) or workspace_hit(workspace_sets)
+                        or json_hit(json_sets)):
                     return True
             if any(fileset_matches(inputs.dep_filesets, p, root) for p in changed):
                 return True
         if inputs.project_inputs:
             for name, patterns in inputs.project_inputs:
                 for other in match_projects(list(patterns), self.matchable):
-                    project_sets, workspace_sets = self.dependency_filesets(other, (name,))
+                    project_sets, workspace_sets, json_sets = self.dependency_filesets(other, (name,))
                     root = self.root_of(other)
-                    if any(fileset_matches(project_sets, p, root) for p in by_owner.get(other, ())) or workspace_hit(workspace_sets):
+                    if (any(fileset_matches(project_sets, p, root) for p in by_owner.get(other, ()))
+                            or workspace_hit(workspace_sets) or json_hit(json_sets)):
                         return True
         return False
 

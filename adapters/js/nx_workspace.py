@@ -899,9 +899,10 @@ class TaskInputs:
     transitive_outputs: bool = False  # ... "transitive": true: of every task below it, not only the direct ones
     pins_externals: bool = False  # an {"externalDependencies": [...]} input: it hashes those npm packages only
     pinned_externals: tuple[str, ...] = ()  # ... the packages those inputs name
-    #: {"json": "{workspaceRoot}/f", "fields": [...]} inputs: (f, fields, excludeFields). The
-    #: task is affected by f changing in those fields (any change of f with --files; measured)
-    json_inputs: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    #: {"json": "{workspaceRoot}/f" or "{projectRoot}/f", "fields": [...]} inputs, their own and
+    #: through named inputs: (f from the workspace root, fields, excludeFields). The task is
+    #: affected by f changing in those fields (any change of f with --files; measured)
+    json_inputs: tuple[JsonInput, ...] = ()
 
 
 #: the object inputs Nx 24's native task hasher takes: (key, its type, optional keys and
@@ -944,6 +945,28 @@ def input_entry_valid(entry: Any) -> bool:
     )
 
 
+#: a ``json`` input: (its file from the workspace root, ``fields``, ``excludeFields``)
+JsonInput = tuple[str, tuple[str, ...], tuple[str, ...]]
+
+
+def _json_input(entry: dict[str, Any], root: str) -> JsonInput | None:
+    """A ``{"json": ...}`` input entry as a ``JsonInput``, ``{projectRoot}`` resolved with the root
+    of the project whose inputs name it (measured: ``{projectRoot}/cfg.json`` with ``fields``
+    selects the task, and through ``^named`` its dependents', when that field of the project's
+    file changed); None for a file named otherwise."""
+    name = entry.get("json")
+    if not isinstance(name, str):
+        return None
+    if name.startswith(WORKSPACE_ROOT + "/"):
+        path = name[len(WORKSPACE_ROOT) + 1:]
+    elif name.startswith(PROJECT_ROOT + "/"):
+        rest = name[len(PROJECT_ROOT) + 1:]
+        path = rest if root in (".", "") else f"{root}/{rest}"
+    else:
+        return None
+    return path, tuple(map(str, entry.get("fields") or ())), tuple(map(str, entry.get("excludeFields") or ()))
+
+
 def _add_fileset(pattern: str, project: list[str], workspace: list[str]) -> None:
     bare = pattern[1:] if pattern.startswith("!") else pattern
     if bare.startswith(PROJECT_ROOT):
@@ -958,9 +981,12 @@ def _add_fileset(pattern: str, project: list[str], workspace: list[str]) -> None
 
 
 def _expand_named(name: str, named: dict[str, Any], project: list[str], workspace: list[str],
-                  seen: tuple[str, ...] = (), flags: set[str] | None = None) -> bool:
+                  seen: tuple[str, ...] = (), flags: set[str] | None = None,
+                  json_inputs: list[JsonInput] | None = None, root: str = ".") -> bool:
     """Nx's ``expandNamedInput``; True when the expansion reads dependency outputs.
-    ``flags`` gains ``"externals"`` when it names ``externalDependencies``."""
+    ``flags`` gains ``"externals"`` when it names ``externalDependencies``; ``json_inputs`` the
+    ``json`` inputs, resolved for the project at ``root`` (measured: a named input holding a
+    ``json`` input selects the task reading it when that field changed)."""
     if not isinstance(named.get(name), list):
         raise InvalidInputs(f"input {name!r} is not defined in namedInputs")
     if name in seen:
@@ -971,7 +997,7 @@ def _expand_named(name: str, named: dict[str, Any], project: list[str], workspac
             if entry.startswith("^"):
                 raise InvalidInputs(f"namedInputs definitions cannot start with ^ ({entry!r} in {name!r})")
             if isinstance(named.get(entry), list):
-                outputs |= _expand_named(entry, named, project, workspace, (*seen, name), flags)
+                outputs |= _expand_named(entry, named, project, workspace, (*seen, name), flags, json_inputs, root)
             else:
                 _add_fileset(entry, project, workspace)
         elif isinstance(entry, dict):
@@ -982,23 +1008,29 @@ def _expand_named(name: str, named: dict[str, Any], project: list[str], workspac
             elif "dependentTasksOutputFiles" in entry:
                 outputs = True
             elif isinstance(entry.get("input"), str):
-                outputs |= _expand_named(entry["input"], named, project, workspace, (*seen, name), flags)
+                outputs |= _expand_named(entry["input"], named, project, workspace, (*seen, name), flags, json_inputs, root)
             elif "externalDependencies" in entry and flags is not None:
                 _pin_externals(entry["externalDependencies"], flags)
+            elif json_inputs is not None and (found := _json_input(entry, root)) is not None:
+                json_inputs.append(found)
     return outputs
 
 
-def expand_named(names: tuple[str, ...], named: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(project filesets, workspace filesets) of named inputs, expanded with one project's namedInputs."""
+def expand_named(names: tuple[str, ...], named: dict[str, Any],
+                 root: str = ".") -> tuple[tuple[str, ...], tuple[str, ...], tuple[JsonInput, ...]]:
+    """(project filesets, workspace filesets, json inputs) of named inputs, expanded with the
+    namedInputs of the project at ``root``."""
     project: list[str] = []
     workspace: list[str] = []
+    json_inputs: list[JsonInput] = []
     for name in names:
-        _expand_named(name, named, project, workspace)
-    return tuple(project), tuple(workspace)
+        _expand_named(name, named, project, workspace, json_inputs=json_inputs, root=root)
+    return tuple(project), tuple(workspace), tuple(json_inputs)
 
 
-def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
-    """A target's ``inputs`` (None: Nx's defaults, ``["default", "^default"]``) as a ``TaskInputs``.
+def expand_task_inputs(inputs: Any, named: dict[str, Any], root: str = ".") -> TaskInputs:
+    """A target's ``inputs`` (None: Nx's defaults, ``["default", "^default"]``) as a ``TaskInputs``,
+    for the project at ``root``.
 
     Raises ``InvalidInputs`` where Nx refuses to select or hash the task.
     """
@@ -1011,7 +1043,7 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
     project_inputs: list[tuple[str, tuple[str, ...]]] = []
     outputs = transitive = False
     flags: set[str] = set()
-    json_inputs: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+    json_inputs: list[JsonInput] = []
     for entry in inputs if isinstance(inputs, list) else []:
         if isinstance(entry, str):
             if entry.startswith("^"):
@@ -1021,7 +1053,7 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
                 else:
                     dep_inputs.append(rest)
             elif isinstance(named.get(entry), list):
-                outputs |= _expand_named(entry, named, project, workspace, flags=flags)
+                outputs |= _expand_named(entry, named, project, workspace, flags=flags, json_inputs=json_inputs, root=root)
             else:
                 _add_fileset(entry, project, workspace)
         elif isinstance(entry, dict):
@@ -1041,38 +1073,17 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any]) -> TaskInputs:
                     wanted = projects if isinstance(projects, list) else [projects]
                     project_inputs.append((entry["input"], tuple(str(p) for p in wanted)))
                 else:
-                    outputs |= _expand_named(entry["input"], named, project, workspace, flags=flags)
+                    outputs |= _expand_named(entry["input"], named, project, workspace, flags=flags,
+                                             json_inputs=json_inputs, root=root)
             elif "externalDependencies" in entry:
                 _pin_externals(entry["externalDependencies"], flags)
-            elif isinstance(entry.get("json"), str) and entry["json"].startswith(WORKSPACE_ROOT + "/"):
-                json_inputs.append((entry["json"][len(WORKSPACE_ROOT) + 1:], tuple(map(str, entry.get("fields") or ())),
-                                    tuple(map(str, entry.get("excludeFields") or ()))))
+            elif (found := _json_input(entry, root)) is not None:
+                json_inputs.append(found)
             # env, runtime: not files of the workspace
     return TaskInputs(tuple(project), tuple(workspace), tuple(dep_inputs), tuple(dep_filesets),
                       tuple(project_inputs), outputs, transitive_outputs=transitive, pins_externals="externals" in flags,
                       pinned_externals=tuple(sorted(f[len(PINNED):] for f in flags if f.startswith(PINNED))),
                       json_inputs=tuple(json_inputs))
-
-
-def json_fields_changed(before: str | None, after: str | None, fields: tuple[str, ...], exclude: tuple[str, ...]) -> bool:
-    """Whether a ``{"json": f, "fields": [...]}`` input's part of ``f`` differs between two versions
-    (measured over a git range: a ``compilerOptions`` change selects the task, another field's
-    or whitespace does not). Top-level keys; ``fields`` empty: all but ``excludeFields``. A side
-    missing or not JSON counts as changed."""
-    if before is None or after is None:
-        return True
-    try:
-        old, new = json.loads(_strip_jsonc(before)), json.loads(_strip_jsonc(after))
-    except ValueError:
-        return True
-    if not isinstance(old, dict) or not isinstance(new, dict):
-        return old != new
-
-    def part(data: dict[str, Any]) -> dict[str, Any]:
-        keys = fields or tuple(k for k in data if k not in exclude)
-        return {k: data.get(k) for k in keys if k not in exclude}
-
-    return part(old) != part(new)
 
 
 #: how ``_pin_externals`` marks a pinned package name in the expansion's flags
