@@ -8,6 +8,11 @@
 #   node $PREFIX/yarn/node_modules/yarn/bin/yarn.js               (yarn 1)
 #   node $PREFIX/yarn/node_modules/@yarnpkg/cli-dist/bin/yarn.js  (yarn 4)
 #
+# yarn 2 and yarn 3 (the older berry majors, whose rules differ from 4's in a few places;
+# adapters/js/yarn.py BerryRules) go to their own prefixes, as every berry is @yarnpkg/cli-dist:
+#   node $PREFIX/../yarn-berry2/node_modules/@yarnpkg/cli-dist/bin/yarn.js   (2.4.2, the last 2.x on npm)
+#   node $PREFIX/../yarn-berry3/node_modules/@yarnpkg/cli-dist/bin/yarn.js   (3.8.7)
+#
 # Usage:  bash .ci/oracles-yarn.sh            # into ~/.cache/ctxsel-oracles/yarn
 #         ORACLE_PREFIX=/some/dir bash .ci/oracles-yarn.sh
 set -euo pipefail
@@ -15,6 +20,8 @@ set -euo pipefail
 PREFIX=${ORACLE_PREFIX:-$HOME/.cache/ctxsel-oracles}/yarn
 YARN1_VERSION=${YARN1_VERSION:-1.22.22}
 YARN_BERRY_VERSION=${YARN_BERRY_VERSION:-4.18.1}
+YARN_BERRY2_VERSION=2.4.2
+YARN_BERRY3_VERSION=3.8.7
 
 log() { printf '[oracles-yarn] %s\n' "$*" >&2; }
 if ! command -v npm >/dev/null 2>&1; then
@@ -43,3 +50,17 @@ for js in node_modules/yarn/bin/yarn.js node_modules/@yarnpkg/cli-dist/bin/yarn.
   [ -f "$js" ] || { log "ERROR: $PREFIX/$js missing after install"; exit 1; }
 done
 log "yarn 1: $(node node_modules/yarn/bin/yarn.js --version)  berry: $(cd /tmp && node "$PREFIX/node_modules/@yarnpkg/cli-dist/bin/yarn.js" --version 2>/dev/null || echo '?')"
+
+for pair in "2:$YARN_BERRY2_VERSION" "3:$YARN_BERRY3_VERSION"; do
+  major=${pair%%:*}; version=${pair#*:}
+  dir="$PREFIX/../yarn-berry$major"
+  mkdir -p "$dir"
+  [ -f "$dir/package.json" ] || echo '{"name":"ctxsel-yarn-berry-oracle","private":true}' > "$dir/package.json"
+  if (cd "$dir" && have_ver @yarnpkg/cli-dist "$version"); then
+    log "yarn $version already installed"
+  else
+    log "npm install @yarnpkg/cli-dist@$version into $dir"
+    npm install --prefix "$dir" --save-exact --no-audit --no-fund --ignore-scripts --loglevel=error "@yarnpkg/cli-dist@$version" >&2
+  fi
+  [ -f "$dir/node_modules/@yarnpkg/cli-dist/bin/yarn.js" ] || { log "ERROR: yarn $version missing after install"; exit 1; }
+done

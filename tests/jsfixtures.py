@@ -123,3 +123,13 @@ def test_dirs(ws: Workspace, root_id: str) -> set[str]:
 
 
 test_dirs.__test__ = False  # a helper, not a pytest test
+
+
+def selected_tests(root: Path, adapter: str, *how: str) -> set[str]:
+    """The test ids ``ctxsel tests --format json`` selects (static mode, no graph cache)."""
+    from conftest import run_cli
+
+    proc = run_cli("--repo", str(root), "--no-cache", "-q", "--adapter", adapter, "--source", "static", "tests",
+                   "--format", "json", *how)
+    assert proc.returncode == 0, proc.stderr
+    return set(json.loads(proc.stdout)["tests"])

@@ -107,10 +107,27 @@ def yarn_graph(berry: bool, root: Path) -> dict[str, set[str]]:
         data = json.loads(out[out.index("{"):])
         loc = {name: info["location"] for name, info in data.items()}
         return {info["location"]: {loc[d] for d in info["workspaceDependencies"]} for info in data.values()}
-    out = yarn_run(True, root, "workspaces", "list", "-v", "--json").stdout
+    return _berry_list(yarn_js(True), root)
+
+
+def _berry_list(js: str, root: Path) -> dict[str, set[str]]:
+    """``workspaces list -v --json`` of the berry at ``js``: dir -> its dependencies' dirs."""
+    out = run(["node", js, "workspaces", "list", "-v", "--json"], root, timeout=120, env=YARN_ENV).stdout
     items = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     fix = lambda d: "" if d == "." else d  # noqa: E731
     return {fix(i["location"]): {fix(d) for d in i["workspaceDependencies"]} for i in items}
+
+
+#: the older berry majors (.ci/oracles-yarn.sh installs each in its own prefix)
+OLD_BERRY = {2: "2.4.2", 3: "3.8.7"}
+
+
+def old_berry_graph(major: int, root: Path) -> dict[str, set[str]]:
+    """``yarn_graph`` answered by yarn 2 or 3 (``OLD_BERRY``), or skip saying how to install it."""
+    js = PREFIX / f"yarn-berry{major}" / "node_modules" / "@yarnpkg" / "cli-dist" / "bin" / "yarn.js"
+    if not js.is_file() or not shutil.which("node"):
+        pytest.skip(f"yarn {OLD_BERRY[major]} not installed ({YARN_HINT})")
+    return _berry_list(str(js), root)
 
 
 def yarn_since(root: Path, ref: str, recursive: bool = False) -> set[str]:

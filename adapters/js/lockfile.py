@@ -31,14 +31,14 @@ class LockfileView:
 
 
 def lockfile_view(text: str, manager: str, externals: dict[str, dict[str, str]], current: bool) -> LockfileView:
-    """Parse a pnpm or npm lockfile the way turbo 2 compares two of them.
+    """Parse a pnpm, npm, yarn (1 or berry) or text bun lockfile the way turbo 2 compares two of them.
 
     ``externals`` maps each package directory ("" for the root) to its package.json
     dependencies (name -> spec, ``EXTERNAL_FIELDS``). ``current`` is the side turbo builds
     its package graph from: a package with external dependencies but no importer there
     makes turbo give up, while the previous side may lack it (a new package). Raises
     ``LockfileUnreadable`` where turbo gives up, and for formats ctxsel does not read
-    (yarn, bun, pnpm's v5: every package then, never none).
+    (a binary bun.lockb, pnpm's v5: every package then, never none).
     """
     if manager == "pnpm":
         import yaml  # only when a lockfile changed
@@ -58,8 +58,13 @@ def lockfile_view(text: str, manager: str, externals: dict[str, dict[str, str]],
         except ValueError:
             raise LockfileUnreadable("not valid JSON") from None
         return _npm_view(data, externals, current)
-    if manager == "yarn" and "__metadata:" not in text:  # yarn 1 (berry's YAML has __metadata)
-        return _yarn1_view(parse_yarn1_lockfile(text), externals)
+    if manager == "yarn":
+        entries = parse_berry_lockfile(text)
+        if entries is None:
+            return _yarn1_view(parse_yarn1_lockfile(text), externals)
+        return _berry_view(text, entries, externals, current)
+    if manager == "bun":
+        return _bun_view(text, externals, current)
     raise LockfileUnreadable(f"ctxsel does not read {manager}'s lockfile")
 
 
@@ -293,14 +298,209 @@ def _closure(roots: list[str], edges: Any) -> frozenset[str]:
     return frozenset(seen)
 
 
+#: ``protocol:`` at the start of a berry range (``npm:^1``, ``workspace:*``, ``patch:...``)
+_BERRY_PROTOCOL = re.compile(r"^[a-z][a-z0-9+.-]*:")
+
+
+def _berry_descriptor(text: str) -> tuple[str, str]:
+    """``name@range`` (``@scope/name@range``) split at the ``@`` after the name."""
+    at = text.find("@", 1)
+    if at < 1:
+        raise LockfileUnreadable(f"descriptor {text!r}")
+    return text[:at], text[at + 1:]
+
+
+def _berry_view(text: str, entries: dict[str, dict[str, Any]], externals: dict[str, dict[str, str]],
+                current: bool) -> LockfileView:
+    """A yarn berry (2+) lockfile (``text``, its ``parse_berry_lockfile`` entries) as turbo 2
+    compares two of them (turborepo-lockfiles' berry reader; measured with turbo 2.11.11).
+
+    Global: ``__metadata``'s ``version`` and ``cacheKey``. Each entry key lists descriptors
+    (``name@npm:^1``); a package.json range without a protocol finds its descriptor by the
+    range with the protocol stripped (``^1`` -> ``npm:^1``); a descriptor no key lists is
+    skipped. The closure follows each entry's ``dependencies`` (berry lists optional ones
+    there too; ``peerDependencies`` are not followed) and holds ``(resolution, version)``, so a
+    checksum-only change or an unused new entry changes nothing. A package with external
+    dependencies but no ``workspace:`` entry ending in its directory makes turbo give up on
+    the current side ("MissingWorkspace"); the previous side may lack it (a new package)."""
+    resolutions: dict[tuple[str, str], str] = {}  # (name, range) -> resolution
+    stripped: dict[tuple[str, str], str] = {}  # (name, range without protocol) -> range
+    packages: dict[str, dict[str, Any]] = {}  # resolution -> entry
+    for key, entry in entries.items():
+        resolution = entry.get("resolution")
+        if not isinstance(resolution, str) or not isinstance(entry.get("version"), str):
+            raise LockfileUnreadable(f"entry {key!r}")  # turbo's reader requires both fields
+        packages[resolution] = entry
+        for descriptor in key.split(","):
+            name, spec = _berry_descriptor(descriptor.strip())
+            resolutions[(name, spec)] = resolution
+            stripped[(name, _BERRY_PROTOCOL.sub("", spec, count=1))] = spec
+
+    def resolve(name: str, spec: str) -> str | None:
+        if not _BERRY_PROTOCOL.match(spec):
+            spec = stripped.get((name, spec), spec)
+        return resolutions.get((name, spec))
+
+    def edges(resolution: str) -> list[str]:
+        deps = packages[resolution].get("dependencies")
+        found = (resolve(str(n), str(v)) for n, v in deps.items()) if isinstance(deps, dict) else ()
+        return [r for r in found if r]
+
+    workspaces = [r.partition("@workspace:")[2] for r in packages if "@workspace:" in r[1:]]
+    closures: dict[str, frozenset[str]] = {}
+    for rel, deps in externals.items():
+        if deps and not any(w.endswith(rel) for w in workspaces):
+            if current:
+                raise LockfileUnreadable(f"no workspace entry for {rel or '.'}")
+            closures[rel] = frozenset()
+            continue
+        roots = [r for r in (resolve(n, v) for n, v in deps.items()) if r]
+        closures[rel] = frozenset(f"{r}={packages[r]['version']}" for r in _closure(roots, edges))
+    block = re.search(r"^__metadata:[ \t]*\r?\n((?:[ \t]+.*\r?\n?)*)", text, re.MULTILINE)
+    fields = dict(re.findall(r"^[ \t]+(version|cacheKey):[ \t]*['\"]?([^'\"\s]*)", block.group(1) if block else "", re.MULTILINE))
+    return LockfileView((fields.get("version"), fields.get("cacheKey")), closures)
+
+
+def _bun_key_parent(key: str) -> str | None:
+    """``a/b/c`` -> ``a/b``, ``@s/a/b`` -> ``@s/a``; None for a top-level key (``a``, ``@s/a``)."""
+    head, sep, _ = key.rpartition("/")
+    if not sep or (key.startswith("@") and "/" not in head):
+        return None
+    return head
+
+
+def _bun_less_specific(key: str) -> str | None:
+    """The next key bun's reader tries for ``key``: ``p/dep`` -> ``dep``, ``@s/p/dep`` -> ``dep``,
+    ``gp/p/dep`` -> ``p/dep`` (turborepo-lockfiles' ``PossibleKeyIter``)."""
+    rest = key.split("/", 1)[1] if "/" in key else None
+    if rest is not None and key.startswith("@"):
+        rest = rest.split("/", 1)[1] if "/" in rest else None
+    return rest
+
+
+def _bun_view(text: str, externals: dict[str, dict[str, str]], current: bool) -> LockfileView:
+    """A text ``bun.lock`` (JSONC, lockfileVersion 0 or 1) as turbo 2 compares two of them
+    (measured with turbo 2.11.11 on hand-written lockfiles; the rules follow turborepo-lockfiles'
+    bun reader).
+
+    Global: ``lockfileVersion``. A package.json dependency resolves in the order turbo tries:
+    the workspace-scoped key ``<workspace name>/<name>``, then ``<name>``, then any nested key
+    (``x/<name>``) locking that name -- the first whose version satisfies the range (a range
+    that is no semver range accepts any); ``catalog:`` ranges through ``catalog``/``catalogs``;
+    a workspace entry is no external package. Closures follow all four dependency fields of an
+    entry except its ``optionalPeers`` -- a dependency first at ``<entry key>/<dep>`` (whatever
+    its version), then beside an ancestor key when its version satisfies the range, then as a
+    package.json dependency is -- and hold each entry's
+    ident (``name@version``), so a checksum-only change changes nothing and a dropped entry
+    changes its dependents. ``overrides`` and ``patchedDependencies``, which rewrite what a
+    range means, are not modelled: they give up (every package), never a narrower answer."""
+    import json
+
+    from .semver import satisfies
+    from .workspace import strip_jsonc
+
+    try:
+        data = json.loads(strip_jsonc(text))
+    except ValueError:
+        raise LockfileUnreadable("not valid JSON") from None
+    if not isinstance(data, dict) or data.get("lockfileVersion") not in (0, 1):
+        raise LockfileUnreadable("lockfileVersion")
+    workspaces, packages = data.get("workspaces"), data.get("packages")
+    if not isinstance(workspaces, dict) or not isinstance(packages, dict):
+        raise LockfileUnreadable("no workspaces or packages")
+    if data.get("overrides") or data.get("patchedDependencies"):
+        raise LockfileUnreadable("overrides or patches (not modelled)")
+    idents: dict[str, str] = {}
+    infos: dict[str, dict[str, Any]] = {}
+    for key, entry in packages.items():
+        if not isinstance(entry, list) or not entry or not isinstance(entry[0], str):
+            raise LockfileUnreadable(f"entry {key!r}")
+        idents[key] = entry[0]
+        infos[key] = next((e for e in entry[1:] if isinstance(e, dict)), {})
+
+    def accepts(key: str, spec: str) -> bool:
+        ident = idents[key]
+        version = ident.rpartition("@")[2]
+        return "@workspace:" not in ident and satisfies(version, spec) is not False
+
+    def catalog(name: str, spec: str) -> str | None:
+        group = spec.removeprefix("catalog:")
+        table = data.get("catalog") if not group else (data.get("catalogs") or {}).get(group)
+        found = table.get(name) if isinstance(table, dict) else None
+        return found if isinstance(found, str) else None
+
+    def resolve(ws_name: str, name: str, spec: str) -> str | None:
+        if spec.startswith("catalog:"):
+            found = catalog(name, spec)
+            if found is None:
+                return None
+            spec = found
+        if data["lockfileVersion"] >= 1 and not spec.startswith(("^", "~", "=")) and isinstance(workspaces.get(spec), dict):
+            return None  # a workspace package, no external one
+        tried: list[str] = [f"{ws_name}/{name}"]
+        key: str | None = name
+        while key is not None:
+            tried.append(key)
+            key = _bun_less_specific(key)
+        for key in tried:
+            if key in idents:
+                if accepts(key, spec):
+                    return key
+                break  # the hoisted entry is the one turbo checks; a mismatch goes on to nested keys
+        for key in sorted(idents):  # nested keys locking ``name``
+            if _bun_key_parent(key) is not None and idents[key].rpartition("@")[0] == name and accepts(key, spec):
+                return key
+        return None
+
+    def edges_for(ws_name: str) -> Any:
+        def edges(key: str) -> list[str]:
+            info = infos[key]
+            peers = info.get("optionalPeers") or []
+            out: list[str] = []
+            for field in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
+                deps = info.get(field)
+                for dep, spec in (deps.items() if isinstance(deps, dict) else ()):
+                    if dep in peers or not isinstance(spec, str):
+                        continue
+                    dep_key = f"{key}/{dep}" if f"{key}/{dep}" in idents else None
+                    parent = _bun_key_parent(key)
+                    while dep_key is None and parent is not None:
+                        if f"{parent}/{dep}" in idents:
+                            dep_key = f"{parent}/{dep}" if accepts(f"{parent}/{dep}", spec) else None
+                            break
+                        parent = _bun_key_parent(parent)
+                    found = dep_key or resolve(ws_name, dep, spec)  # a nested entry is what is installed there
+                    if found:
+                        out.append(found)
+            return out
+        return edges
+
+    closures: dict[str, frozenset[str]] = {}
+    for rel, deps in externals.items():
+        ws = workspaces.get(rel)
+        if not isinstance(ws, dict):
+            if current and deps:
+                raise LockfileUnreadable(f"no workspace {rel or '.'}")
+            closures[rel] = frozenset()
+            continue
+        ws_name = str(ws.get("name", ""))
+        roots = [k for k in (resolve(ws_name, n, v) for n, v in deps.items()) if k]
+        closures[rel] = frozenset(idents[k] for k in _closure(roots, edges_for(ws_name)))
+    return LockfileView((data.get("lockfileVersion"),), closures)
+
+
 def lockfile_changed_dirs(before: str | None, after: str | None, manager: str,
-                          externals: dict[str, dict[str, str]]) -> set[str] | None:
+                          externals: dict[str, dict[str, str]], resolutions: bool = False) -> set[str] | None:
     """The package directories a lockfile change affects for turbo 2, or None for all of them.
 
     None when either side is missing (lockfile added or deleted: "LockfileChangedWithoutDetails"
-    / "LockfileChangeDetectionFailed", measured), unreadable, or a global field changed.
+    / "LockfileChangeDetectionFailed", measured), unreadable, or a global field changed; and for
+    a yarn berry lockfile when the root package.json has ``resolutions`` (they rewrite the
+    descriptors turbo looks up: not modelled).
     """
     if before is None or after is None:
+        return None
+    if resolutions and manager == "yarn" and parse_berry_lockfile(after) is not None:
         return None
     try:
         old = lockfile_view(before, manager, externals, current=False)

@@ -361,11 +361,11 @@ class PackageGraphAdapter(Adapter):
 
     @staticmethod
     def tool_failure(argv: list[str], proc: subprocess.CompletedProcess[str]) -> ToolError:
-        """The error for a tool that exited non-zero: its last lines of output."""
+        """The error for a tool that exited non-zero: its diagnostic, else its last lines of output."""
         # a Rust panic (pnpm 12 on ``workspace:~*``) ends in backtrace frames; its cause is above them
         lines = [ln for ln in (proc.stderr or proc.stdout).strip().splitlines()
                  if not re.match(r"\s*(?:\d+: |at |help: set the `RUST_BACKTRACE|backtrace\.$)", ln)]
-        tail = lines[-3:]
+        tail = _diagnostic(lines) or lines[-3:]
         return ToolError(
             f"{Path(argv[0]).name} {' '.join(argv[1:2])} failed (exit {proc.returncode}): " + " | ".join(tail),
             hint="use --source static to read the manifests without the tool",
@@ -392,3 +392,28 @@ class PackageGraphAdapter(Adapter):
             return json.loads(text[start:] if start >= 0 else text)
         except (ValueError, RecursionError):
             raise ToolError(f"{what} did not print JSON: {text[:200]!r}") from None
+
+
+#: a miette diagnostic's head (``× what failed``) and its causes (``├─▶``/``╰─▶ why``)
+_DIAGNOSTIC_HEAD = re.compile(r"^(?:Error:)?\s*(?:×|[├╰]─▶)\s*(.*)$")
+#: where a miette diagnostic's text ends: the source excerpt (``--> file:4:20``, ``  |``, ``4 | code``)
+_DIAGNOSTIC_EXCERPT = re.compile(r"^\s*(?:-->|\d*\s*\|)")
+
+
+def _diagnostic(lines: list[str]) -> list[str]:
+    """The message of a miette-style report (pnpm 12 is a Rust binary): the failure and its
+    causes, each with its wrapped continuation lines, without the source excerpt box. The
+    last three output lines of such a report are the box, not the cause (a pnpm-workspace.yaml
+    pnpm 12 cannot read printed ``10 | | 11 | shamefullyHoist: true |`` before)."""
+    parts: list[str] = []
+    for line in lines:
+        head = _DIAGNOSTIC_HEAD.match(line)
+        if head:
+            parts.append(head.group(1).strip())
+        elif parts and line.strip() and not _DIAGNOSTIC_EXCERPT.match(line):
+            joiner = "" if parts[-1].endswith("-") else " "  # miette wraps long paths at a hyphen
+            parts[-1] = parts[-1] + joiner + line.strip()
+        elif parts and _DIAGNOSTIC_EXCERPT.match(line):
+            break
+    return [p for p in parts if p]
+

@@ -90,6 +90,8 @@ def _partial(text: str) -> tuple[int | None, int | None, int | None, tuple[objec
 
 def _comparators(op: str, text: str) -> list[Comparator] | None:
     """One comparator token desugared into plain ``<, <=, >, >=, =`` comparators."""
+    if not text and op:  # a bare ``^``, ``>=`` or ``~`` is no range (node-semver 7.8.5, strict and loose)
+        return None
     p = _partial(text) if text else (None, None, None, ())
     if p is None:
         return None

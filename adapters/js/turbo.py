@@ -34,7 +34,7 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
   turbo rejects (``global_dependencies_problem``), workspace globs its parser rejects
   (``workspace_glob_problem``); pnpm-workspace.yaml is read as YAML 1.2 (``yaml12_loader``).
 - A task graph ``turbo run test`` refuses for the selected packages (a ``dependsOn`` cycle, a
-  missing or persistent dependency task) keeps the command and warns (``task_graph_problems``).
+  missing or persistent dependency task) keeps the command and warns (``walk_task_graph``).
 - ``turbo run test --filter=<name>`` reads some names as syntax (``a*``, ``!x``, ``y...``):
   such a package is named by its directory, its glob characters escaped (``filter_value``).
 - The workspace declaration is read as turbo reads it (``turbo_workspace_globs``): the manager
@@ -60,7 +60,11 @@ from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph, Node
 from ctxsel.paths import read_text
 
-from .lockfile import EXTERNAL_FIELDS, LOCKFILES, lockfile_changed_dirs
+from .lockfile import (
+    EXTERNAL_FIELDS,
+    LOCKFILES,
+    lockfile_changed_dirs,
+)
 from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, dir_selector, path_target
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -567,7 +571,7 @@ TaskKey = tuple[str, str]
 
 @dataclasses.dataclass
 class TaskDefinitions:
-    """The turbo.json task definitions a task-graph walk reads (``task_graph_problems``): the
+    """The turbo.json task definitions a task-graph walk reads (``walk_task_graph``): the
     root's, and a package's own turbo.json (with what it ``extends``) when the walk first
     reaches the package -- a warm run has no parsed turbo.json at hand, and a walk from a
     few tests should not read 10,000 packages' files."""
@@ -625,8 +629,14 @@ def chain_value(chain: list[dict[str, Any]], key: str, default: Any) -> Any:
     return next((d[key] for d in chain if key in d), default)
 
 
-def task_graph_problems(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) -> list[str]:
-    """Why ``turbo run test`` refuses to start from these packages' ``test`` tasks (turbo 2.11.11,
+def walk_task_graph(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) -> tuple[list[str], set[TaskKey]]:
+    """(problems, every task reached) of ``turbo run test`` from these packages' ``test`` tasks.
+
+    The tasks reached through ``dependsOn`` run too -- ``"dependsOn": ["^test"]`` runs the
+    ``test`` of every package the selected ones depend on, transitively (``turbo run test
+    --filter=b --dry=json`` lists ``a#test``; turbo 2.11.11, measured).
+
+    Why ``turbo run test`` refuses to start from these packages' ``test`` tasks (turbo 2.11.11,
     measured; each stops the run before any task does):
 
     - a cycle among the tasks ``dependsOn`` reaches ("Cyclic dependency detected"; a task
@@ -694,7 +704,7 @@ def task_graph_problems(graph: BuildGraph, tests: list[str], defs: TaskDefinitio
             problems.append(f"{show(target)} depends on itself")
         else:
             problems.append("a cycle of tasks: " + " -> ".join(map(show, [*path[path.index(target):], target])))
-    return list(dict.fromkeys(problems))
+    return list(dict.fromkeys(problems)), seen
 
 
 class TurboAdapter(PackageGraphAdapter):
@@ -1219,11 +1229,13 @@ class TurboAdapter(PackageGraphAdapter):
         if before is None or after is None:
             return sorted(n.id for n in packages)  # nothing to compare: no manifest need be read
         externals: dict[str, dict[str, str]] = {}
+        resolutions = False
         for node in [*packages, *(graph.node(n) for n in (ROOT_ID,) if n in graph)]:
             try:
                 manifest = json.loads(read_text(self.root / node.package / "package.json"))
             except (OSError, ValueError):
                 manifest = {}
+            resolutions = resolutions or node.id == ROOT_ID and isinstance(manifest, dict) and bool(manifest.get("resolutions"))
             # what turbo linked to a workspace package is no external dependency
             internal = {graph.node(d).meta.get("name") for d in graph.dependencies(node.id)}
             deps: dict[str, str] = {}
@@ -1233,7 +1245,7 @@ class TurboAdapter(PackageGraphAdapter):
                     deps.update({k: v for k, v in declared.items() if isinstance(v, str)
                                  and k not in internal and not v.startswith(WORKSPACE_PROTOCOL)})
             externals[node.package] = deps
-        changed = lockfile_changed_dirs(before, after, manager, externals)
+        changed = lockfile_changed_dirs(before, after, manager, externals, resolutions)
         return sorted(n.id for n in packages if changed is None or n.package in changed)
 
     def test_command(self, tests: list[str]) -> list[str]:
@@ -1245,14 +1257,17 @@ class TurboAdapter(PackageGraphAdapter):
 
     def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
         """turbo refuses the whole ``turbo run test`` when the task graph from these tests is
-        broken (``task_graph_problems``): a cycle through ``dependsOn``, a task it names that
+        broken (``walk_task_graph``): a cycle through ``dependsOn``, a task it names that
         does not exist, a persistent dependency. The command stays as it is (it is what runs
         these tests once turbo.json is fixed), with the reason on stderr.
 
         With no ``test`` task in any turbo.json, no package has a test to select, yet every
         ``turbo run test`` fails ("Could not find task `test` in project", exit 1; turbo 2.11.11,
         measured): when some package has a ``test`` script, that is said too, as a
-        configuration mistake rather than "no tests" (``defines_test_task``)."""
+        configuration mistake rather than "no tests" (``defines_test_task``).
+
+        A graph turbo runs may still run more tests than selected (``^test``): one line names
+        them (``_dependency_tests_note``)."""
         root = graph.node(ROOT_ID).meta if ROOT_ID in graph else {}
         if not tests:
             if root.get("test_task") is False and any("test" in n.meta.get("scripts", {}) for n in graph.nodes()):
@@ -1269,7 +1284,7 @@ class TurboAdapter(PackageGraphAdapter):
             dir_of = {str(n.meta.get("name")): n.package for n in graph.nodes() if n.kind == "package"}
             single = bool(root.get("single_package"))
             defs = TaskDefinitions(self.root, turbo_tasks(found[0]), dir_of, tracker, single_package=single)
-            problems = task_graph_problems(graph, tests, defs)
+            problems, reached = walk_task_graph(graph, tests, defs)
             # "Package tasks (<package>#<task>) are not allowed in single-package repositories"
             # stops every ``turbo run`` (``turbo ls`` lists no package and goes on; 2.11.11, measured)
             problems[:0] = [f"{task!r} is a package task, which a single-package repository (no workspace globs "
@@ -1277,9 +1292,30 @@ class TurboAdapter(PackageGraphAdapter):
         except (ParseError, OSError):
             return []  # the graph was read from these files; a file broken since is the next run's error
         if not problems:
-            return []
+            return self._dependency_tests_note(graph, tests, reached)
         shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
         return [f"turbo refuses to run this command, its task graph is broken: {shown} (fix turbo.json)"]
+
+    def _dependency_tests_note(self, graph: BuildGraph, tests: list[str], reached: set[TaskKey]) -> list[str]:
+        """One line naming the ``test`` tasks the command runs beyond the selected ones: turbo
+        follows ``dependsOn`` (``^test``: the tests of every package the selected ones depend
+        on), so ``turbo run test --filter=b`` also runs ``a#test`` (turbo 2.11.11, measured).
+        They are prerequisites, not tests the change can break, so they stay out of the
+        selection; the line keeps the listing honest about what the command runs. Only tasks
+        with a script count: turbo runs none for a package without one (``<NONEXISTENT>``)."""
+        chosen = set(tests)
+        extra = sorted(
+            str(graph.node(nid).meta.get("name") or nid) if nid != ROOT_ID else ROOT_ID
+            for nid, task in reached
+            if task == "test" and nid not in chosen and nid in graph and "test" in graph.node(nid).meta.get("scripts", {})
+        )
+        if not extra:
+            return []
+        shown = ", ".join(extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
+        what = "package" if len(extra) == 1 else "packages"
+        text = (f"the command also runs the test task of {len(extra)} {what} the selected tests depend on through "
+                f"turbo.json's dependsOn (e.g. ^test), not affected by the change: {shown}")
+        return [text]
 
     def _config_name(self) -> str:
         """The root's turbo.json or turbo.jsonc, for messages."""

@@ -593,8 +593,13 @@ def discover(
     holding one of ``manifests`` (``PNPM_MANIFESTS`` for pnpm).
 
     Packages with the same name are all kept (``by_name`` lists them in directory
-    order) and a warning names their directories; each adapter decides which one a
-    dependency resolves to, as its tool does.
+    order); each adapter decides, as its tool does, whether that is an error (npm, yarn
+    and turbo for two workspace packages, yarn 2+ for the root too:
+    ``require_unique_names``) or which one a dependency resolves to. pnpm goes on without
+    a word, and npm, yarn 1 and turbo do for a package named as the root (measured with
+    pnpm 12.4.2, npm 11.19.1, yarn 1.22.22 / 4.18.1, turbo 2.11.11): ctxsel says it in one
+    line for all the names two packages share (``_duplicate_names_warning``), never per name
+    (vite has six) and never for the root's namesake, which no command confuses.
 
     ``yaml_loader``: how a tool other than pnpm reads pnpm-workspace.yaml (``_read_yaml``);
     ``declared``: ``workspace_globs``'s answer from a tool that reads the declaration its
@@ -612,11 +617,22 @@ def discover(
     packages += [read_package(root, d, tracker, manifests=manifests) for d in dirs if d != ""]
     ws = JsWorkspace(root=root, manager=manager, globs=globs, packages=packages, settings=settings, warnings=warnings,
                      root_in_globs="" in dirs)
-    for name, same in sorted(ws.by_name().items()):
-        if len(same) > 1:
-            where = ", ".join(p.dir or "." for p in same)
-            warnings.append(f"package name {name!r} is used by more than one package: {where}")
+    warnings.extend(_duplicate_names_warning(ws))
     return ws
+
+
+def _duplicate_names_warning(ws: JsWorkspace) -> list[str]:
+    """At most one line naming the package names two workspace packages share (three shown):
+    dependencies on them resolve as the tool resolves them and ctxsel's commands name them by
+    directory, so this is a note on the repository, not on the answer."""
+    shared = [(name, [p.dir for p in same if not p.is_root]) for name, same in sorted(ws.by_name().items())]
+    shared = [(name, dirs) for name, dirs in shared if len(dirs) > 1]
+    if not shared:
+        return []
+    shown = "; ".join(f"{name!r} ({', '.join(dirs)})" for name, dirs in shared[:3])
+    more = f"; and {len(shared) - 3} more" if len(shared) > 3 else ""
+    return [f"{len(shared)} package name{'s are' if len(shared) > 1 else ' is'} used by more than one package, "
+            f"each named by its directory here: {shown}{more}"]
 
 
 def root_manifest(root: Path) -> dict[str, Any]:
@@ -740,7 +756,7 @@ def yarn_is_berry(root: Path) -> bool:
 
 
 def expand_berry_globs(root: Path, patterns: list[str], tracker: InputTracker, warnings: list[str] | None = None,
-                       source: str = "") -> list[str]:
+                       source: str = "", ordered_negations: bool = False) -> list[str]:
     """Directories (holding a package.json) a yarn 2+ ``workspaces`` list selects, from ``root``.
 
     Berry globs with fast-glob, ``!patterns`` as ignores (yarn 4.18.1, measured): a
@@ -751,18 +767,24 @@ def expand_berry_globs(root: Path, patterns: list[str], tracker: InputTracker, w
     at the pattern's wildcard-free prefix, which no negation prunes (``["p/c/*", "!p/c"]``
     keeps ``p/c/d``), and a wildcard-free pattern written with a trailing ``/`` escapes
     every negation (``["p/b/", "!p/b"]`` keeps ``p/b``).
+
+    Yarn 2 and 3 glob through globby, which hands each pattern only the negations written
+    *after* it (``["!p/a", "p/*"]`` keeps ``p/a``; yarn 3.8.7 and 2.4.2, measured):
+    ``ordered_negations`` asks for that.
     """
-    negations = [p[1:] for p in patterns if isinstance(p, str) and p.startswith("!")]
-    negation_rxs = [_negation_rx(alt) for n in negations for alt in _expand_braces(n)]
-    pruning = [_negation_rx(alt) for n in negations for alt in _expand_braces(n)  # not one written with a trailing /
-               if alt.endswith("/**") or (not alt.endswith("/") and not _has_magic((_segments(alt) or ["*"])[-1]))]
+    def is_negation(p: object) -> bool:
+        return isinstance(p, str) and p.startswith("!")
+
+    everywhere = _negation_rules([p[1:] for p in patterns if is_negation(p)])
     found: set[str] = set()
     unmatched: list[str] = []
     positives = 0
-    for pattern in patterns:
+    for index, pattern in enumerate(patterns):
         if not isinstance(pattern, str) or not pattern.strip() or pattern.startswith("!"):
             continue
         positives += 1
+        negation_rxs, pruning = (_negation_rules([p[1:] for p in patterns[index + 1:] if is_negation(p)])
+                                 if ordered_negations else everywhere)
         matched: set[str] = set()
         for alt in _expand_braces(pattern):
             parts = _segments(alt)
@@ -784,3 +806,14 @@ def expand_berry_globs(root: Path, patterns: list[str], tracker: InputTracker, w
         found |= matched
     _warn_if_no_package(warnings, source, unmatched, positives)
     return sorted(found)
+
+
+def _negation_rules(negations: list[str]) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+    """fast-glob's ignores: what each negation drops, and those that also prune the walk below
+    the directory they match (last segment without a wildcard, or ending in ``/**``; not one
+    written with a trailing ``/``)."""
+    alts = [alt for n in negations for alt in _expand_braces(n)]
+    dropping = [_negation_rx(alt) for alt in alts]
+    pruning = [_negation_rx(alt) for alt in alts
+               if alt.endswith("/**") or (not alt.endswith("/") and not _has_magic((_segments(alt) or ["*"])[-1]))]
+    return dropping, pruning

@@ -29,6 +29,11 @@ berry (``Project.tryWorkspaceByDescriptor``, ``Workspace.accepts``)
     and yarn's install files (``.pnp.cjs``, ``.yarn/install-state.gz``; ``.yarn/cache`` only
     without a global cache) change nothing.
 
+yarn 2 and 3 (``BerryRules``; measured with @yarnpkg/cli-dist 2.4.2 and 3.8.7) differ from 4 in
+three places: a ``!negation`` drops only what patterns *before* it matched (globby); a
+dependency's workspace is found by name only, so ``workspace:<path>`` links no other name;
+and yarn 2 has no ``workspace:^``/``workspace:~``. A berry repo that pins no version gets 4's.
+
 Which yarn runs a repository (``yarn_is_berry``): ``packageManager: yarn@N`` (corepack;
 yarn 1 refuses any other), then the release ``yarnPath`` names, then the lockfile format,
 then a ``.yarnrc.yml``; yarn 1 otherwise.
@@ -49,6 +54,7 @@ import posixpath
 import re
 import shlex
 import shutil
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Iterator
@@ -56,6 +62,7 @@ from typing import Any, ClassVar, Iterator
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import DEP, DEV, OPTIONAL, BuildGraph
+from ctxsel.paths import read_text
 
 from . import semver
 from .npm import _declares_workspaces
@@ -76,6 +83,8 @@ from .workspace import (
     yarnrc_settings,
 )
 
+#: how a package named by its directory starts (``dir_selector``)
+DIR_PREFIX = dir_selector("x").removesuffix("x")
 #: dependency fields each yarn links workspaces through (peers never), in the order an
 #: edge's type is named; berry reads ``optionalDependencies`` into ``dependencies``
 YARN_FIELDS: tuple[tuple[str, str], ...] = (("dependencies", DEP), ("optionalDependencies", OPTIONAL), ("devDependencies", DEV))
@@ -132,6 +141,11 @@ class YarnAdapter(PackageGraphAdapter):
         """Whether yarn 2+ runs this repo (``yarn_is_berry``), read once per run."""
         return yarn_is_berry(self.root)
 
+    @cached_property
+    def rules(self) -> "BerryRules":
+        """The berry major's rules; the newest (4) when the repo pins no version (``yarn_major``)."""
+        return BerryRules.of(yarn_major(self.root) or 4)
+
     def manifest_patterns(self) -> tuple[str, ...]:
         return ("package.json", ".yarnrc.yml", ".yarnrc", "yarn.lock")
 
@@ -175,7 +189,7 @@ class YarnAdapter(PackageGraphAdapter):
             base, manifest = queue.pop()
             source = f"{base}/package.json" if base else "package.json"
             for rel in expand_berry_globs(self.root / base if base else self.root, _globs(manifest.get("workspaces")),
-                                          tracker, warnings, source):
+                                          tracker, warnings, source, ordered_negations=self.rules.ordered_negations):
                 full = posixpath.join(base, rel) if base else rel
                 if full and full not in found and not _under_yarn_dir(full):
                     found.add(full)
@@ -199,7 +213,7 @@ class YarnAdapter(PackageGraphAdapter):
         transparent = self._transparent(tracker) if self.berry else True
         for edge_type, dep_name, spec in self._entries(pkg):
             if self.berry:
-                target = _berry_target(dep_name, spec, names, dirs, transparent)
+                target = _berry_target(dep_name, spec, names, dirs, transparent, self.rules)
             else:
                 target = _classic_target(pkg, dep_name, spec, names)
             if target is not None and target.dir != pkg.dir:
@@ -344,26 +358,50 @@ class YarnAdapter(PackageGraphAdapter):
         (``--include`` matches a workspace's name or its path from the root, ``.`` for the
         root; a node named by its directory is passed as that path). yarn 1 has no
         multi-workspace filter: one ``yarn workspace NAME test`` per package, chained with
-        ``&&``, and plain ``yarn test`` for the root."""
+        ``&&``, and plain ``yarn test`` for the root. Yarn 2 and 3 have ``foreach`` only with the
+        workspace-tools plugin (``_has_foreach``); without it they get yarn 1's chain, which
+        berry runs the same way."""
         root_id = self._root_id()
-        if self.berry:
+        if self._has_foreach:
             argv = ["yarn", "workspaces", "foreach", "--all"]
             for t in tests:
                 argv += ["--include", "." if t == root_id else t.removeprefix("./")]
             return argv + ["run", "test"]
-        steps = [["yarn", "test"] if t == root_id else ["yarn", "workspace", t, "test"] for t in tests]
-        if len(steps) == 1:
+        steps: list[list[str] | str] = []
+        for t in tests:
+            if t == root_id:
+                steps.append(["yarn", "test"])
+            elif t.startswith(DIR_PREFIX):  # an unnamed berry workspace: ``yarn workspace`` needs a name
+                steps.append(f"(cd {shlex.quote(t.removeprefix(DIR_PREFIX))} && yarn test)")
+            else:
+                steps.append(["yarn", "workspace", t, "test"])
+        if len(steps) == 1 and isinstance(steps[0], list):
             return steps[0]
-        return ["sh", "-c", " && ".join(shlex.join(s) for s in steps)]
+        return ["sh", "-c", " && ".join(s if isinstance(s, str) else shlex.join(s) for s in steps)]
 
     def name_selects_itself(self, pkg: JsPackage, ws: JsWorkspace) -> bool:
         """berry's ``--include`` is a micromatch glob tried on each workspace's name *and* path,
         so a name with glob characters, or one that is another workspace's path, would select
         more than its package; such a package is named by its directory. yarn 1's
         ``yarn workspace NAME`` takes the name as it is."""
-        if pkg.is_root or not self.berry:
+        if pkg.is_root or not self._has_foreach:
             return True
         return not _GLOB_MAGIC.search(pkg.name) and not any(p.dir == pkg.name and p is not pkg for p in ws.packages)
+
+    @cached_property
+    def _has_foreach(self) -> bool:
+        """``yarn workspaces foreach`` exists: built into yarn 4; in yarn 2 and 3 only when
+        .yarnrc.yml's ``plugins`` list @yarnpkg/plugin-workspace-tools (3.8.7 and 2.4.2 answer
+        "Command not found" without it, measured). A text search, not YAML: this runs on the
+        fast path of ``tests`` (``yarn_release``)."""
+        if not self.berry:
+            return False
+        if self.rules.foreach_built_in:
+            return True
+        try:
+            return "plugin-workspace-tools" in read_text(self.root / ".yarnrc.yml", errors="replace")
+        except OSError:
+            return False
 
     def _root_id(self) -> str:
         name = root_manifest(self.root).get("name")
@@ -412,25 +450,46 @@ def _classic_target(pkg: JsPackage, dep_name: str, spec: str, names: dict[str, J
     return target if semver.satisfies_version(parsed, spec) else None
 
 
+@dataclass(frozen=True)
+class BerryRules:
+    """Where yarn 2, 3 and 4 read the same ``workspaces`` and ``dependencies`` differently
+    (measured with @yarnpkg/cli-dist 2.4.2, 3.8.7 and 4.18.1, rules read in their bundles)."""
+
+    #: the ``workspace:X`` ranges any workspace accepts: ``^`` and ``~`` arrived in yarn 3
+    shorthands: tuple[str, ...]
+    #: ``workspace:<path>`` finds the workspace at that path whatever the dependency's name (yarn 4)
+    path_lookup: bool
+    #: a ``!negation`` drops only what patterns before it matched (yarn 2-3 glob with globby)
+    ordered_negations: bool
+    #: ``yarn workspaces foreach`` needs no plugin (yarn 4)
+    foreach_built_in: bool
+
+    @classmethod
+    def of(cls, major: int) -> "BerryRules":
+        return cls(shorthands=("*",) if major <= 2 else ("*", "^", "~"), path_lookup=major >= 4,
+                   ordered_negations=major <= 3, foreach_built_in=major >= 4)
+
+
 def _berry_target(dep_name: str, spec: str, names: dict[str, JsPackage], dirs: dict[str, JsPackage],
-                  transparent: bool) -> JsPackage | None:
+                  transparent: bool, rules: BerryRules) -> JsPackage | None:
     """berry's ``Project.tryWorkspaceByDescriptor``."""
-    if spec.startswith(WORKSPACE):
+    shorthands = rules.shorthands
+    if spec.startswith(WORKSPACE) and rules.path_lookup:
         rest = spec[len(WORKSPACE):]
-        if rest not in ("^", "~", "*") and not valid_range(rest):
+        if rest not in shorthands and not valid_range(rest):
             rel = posixpath.normpath(rest).rstrip("/")
             return dirs.get("" if rel == "." else rel) if not rel.startswith("/") else None
     target = names.get(dep_name)
     if target is None:
         return None
-    return target if _accepts(target, spec, transparent) else None
+    return target if _accepts(target, spec, transparent, shorthands) else None
 
 
-def _accepts(ws: JsPackage, spec: str, transparent: bool) -> bool:
+def _accepts(ws: JsPackage, spec: str, transparent: bool, shorthands: tuple[str, ...]) -> bool:
     """berry's ``Workspace.accepts``."""
     protocol, sep, rest = spec.partition(":")
     protocol, rest = (protocol + ":", rest) if sep else (None, spec)
-    if protocol == WORKSPACE and (rest in ("*", "^", "~") or posixpath.normpath(rest) == (ws.dir or ".")):
+    if protocol == WORKSPACE and (rest in shorthands or posixpath.normpath(rest) == (ws.dir or ".")):
         return True
     if not valid_range(rest):
         return False
