@@ -60,11 +60,7 @@ from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph, Node
 from ctxsel.paths import read_text
 
-from .lockfile import (
-    EXTERNAL_FIELDS,
-    LOCKFILES,
-    lockfile_changed_dirs,
-)
+from .lockfile import EXTERNAL_FIELDS, LOCKFILES, lockfile_changed_dirs
 from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, dir_selector, path_target
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -270,7 +270,7 @@ class YarnAdapter(PackageGraphAdapter):
         settings = yarnrc_settings(self.root)
         out = [str(settings.get(key) or default) for key, default in BERRY_INSTALL_FILES]
         env = os.environ.get("YARN_ENABLE_GLOBAL_CACHE")
-        global_cache = settings.get("enableGlobalCache", (yarn_major(self.root) or 4) >= 4)
+        global_cache = settings.get("enableGlobalCache", self.rules.global_cache)
         if env is not None:
             global_cache = env.strip().lower() in ("1", "true")
         if global_cache is False or str(global_cache).lower() == "false":
@@ -463,11 +463,13 @@ class BerryRules:
     ordered_negations: bool
     #: ``yarn workspaces foreach`` needs no plugin (yarn 4)
     foreach_built_in: bool
+    #: ``enableGlobalCache``'s default: true from yarn 4, false in 2 and 3
+    global_cache: bool
 
     @classmethod
     def of(cls, major: int) -> "BerryRules":
         return cls(shorthands=("*",) if major <= 2 else ("*", "^", "~"), path_lookup=major >= 4,
-                   ordered_negations=major <= 3, foreach_built_in=major >= 4)
+                   ordered_negations=major <= 3, foreach_built_in=major >= 4, global_cache=major >= 4)
 
 
 def _berry_target(dep_name: str, spec: str, names: dict[str, JsPackage], dirs: dict[str, JsPackage],
