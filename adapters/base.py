@@ -238,6 +238,11 @@ class Adapter(ABC):
     #: node's former dependents; Turborepo maps changed paths through the head revision's
     #: packages only, so a deleted package changes none of them
     removed_owner_changes_dependents: ClassVar[bool] = True
+    #: whether a file matching ``global_files()`` inside a package is still a global
+    #: change. Turborepo maps files to packages first and reads ``globalDependencies``
+    #: only for the rest, so by default a package's file is that package's change; Bazel
+    #: reads an imported rc file (``tools/ci.bazelrc``) wherever it lies.
+    global_files_inside_packages: ClassVar[bool] = False
 
     def nodes_for_changed_file(self, graph: BuildGraph, path: str) -> list[str]:
         """Nodes a *change* to ``path`` affects directly (the roots of its blast radius).

@@ -154,9 +154,12 @@ def change_set(
     # it: Turborepo maps files to packages first and consults globalDependencies only
     # for files outside every package (measured with turbo 2: globalDependencies
     # ["**/*.env"] and apps/app/.env affect @ws/app and its dependents, not all).
-    # The other tools' global files are root-level names, which no package contains.
+    # Bazel's imported rc files are global wherever they lie
+    # (``Adapter.global_files_inside_packages``); the other tools' global files are
+    # root-level names, which no package contains.
     root_node = adapter.root_package_node(graph)
-    packaged = package_dirs(graph) if global_patterns or root_node else frozenset()
+    local_first = bool(global_patterns) and not adapter.global_files_inside_packages
+    packaged = package_dirs(graph) if local_first or root_node else frozenset()
     hidden: dict[str, list[str]] = {}  # root_node -> the files outside every package
     gone: list[tuple[str, str, bool]] = []  # (old path, reason text, the file itself was deleted)
     for f in changes.files:
@@ -177,7 +180,7 @@ def change_set(
                 graph, f.path, _contents_at(adapter.root, changes.base_rev, f.old_path or f.path),
                 _contents_at(adapter.root, ":" if changes.staged else changes.head_rev, f.path))
         if ids is None:
-            hit = [p for p in paths if is_global(global_patterns, p) and not in_package(p, packaged)]
+            hit = [p for p in paths if is_global(global_patterns, p) and not (local_first and in_package(p, packaged))]
             if hit:
                 global_hits.extend(hit)
                 continue

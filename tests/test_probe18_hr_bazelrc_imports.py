@@ -57,8 +57,8 @@ def test_imported_rc_file_changes_every_target(ws: Workspace, path: str) -> None
     assert not changes.unowned
 
 
-@pytest.mark.parametrize("path", ["user.bazelrc", "ci/x[1].bazelrc"])
-def test_imported_rc_file_outside_packages_is_reported_as_global(ws: Workspace, path: str) -> None:
+@pytest.mark.parametrize("path", ["user.bazelrc", "ci/x[1].bazelrc", "tools/ci.bazelrc", "tools/more.bazelrc"])
+def test_imported_rc_file_is_reported_as_global(ws: Workspace, path: str) -> None:
     # the glob characters of "x[1]" are matched literally, not as a class
     assert ws.changes(files=[path]).global_files == [path]
     assert ws.changes(files=["ci/x1.bazelrc"]).global_files == []

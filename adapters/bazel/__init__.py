@@ -35,6 +35,7 @@ class BazelAdapter(Adapter):
     name = "bazel"
     tools = ("bazel", "bazelisk")
     node_noun = "target"
+    global_files_inside_packages = True  # an imported rc file in //tools is still everyone's
 
     def __init__(self, root: Path, options: AdapterOptions | None = None) -> None:
         super().__init__(root, options)
@@ -306,10 +307,6 @@ class BazelAdapter(Adapter):
         an unreferenced file is empty, unlike ``nodes_for_file``'s package fallback.
         """
         name = path.rsplit("/", 1)[-1]
-        if path in self.imported_rc_files():
-            # an imported rc file inside a package is still no source of it: global
-            # (change_set counts it as global only outside every package)
-            return sorted(self.reportable_ids(graph))
         if self.is_build_file(path):
             return graph.nodes_in_package(path.rpartition("/")[0])
         if name.endswith(".bzl"):
