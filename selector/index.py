@@ -13,7 +13,7 @@ Three files, so that a warm ``select`` loads only what it needs:
   when packed (the stamp proves it has not changed).
 * ``terms.pickle`` — content hash -> search terms per chunk; read only to rebuild
   the lexical model.
-* ``bm25.pickle`` — the bm25s model over every chunk, tagged with a generation
+* ``bm25.pickle`` — the BM25 model (bm25s's lucene scores) over every chunk, tagged with a generation
   (hash of all (path, content hash) pairs); rebuilt when the generation moves.
 """
 
@@ -285,7 +285,8 @@ def quiet_bm25s() -> None:
 class LexicalModel:
     """BM25 scores of chunks for a query, from bm25s's precomputed postings.
 
-    bm25s builds the model (at index time). Scoring reads its postings from plain
+    The postings are bm25s's (built by ``lucene_postings``, which the tests hold to bm25s
+    bit for bit). Scoring reads them from plain
     ``array`` buffers in pure Python: a warm ``select`` then imports neither bm25s,
     scipy nor numpy (together about 0.5-1 s of start-up on this machine), and a query
     touches only the postings of its own terms. Same sums as ``bm25s.BM25.get_scores``
@@ -297,12 +298,16 @@ class LexicalModel:
 
     @classmethod
     def from_bm25s(cls, model: Any) -> "LexicalModel":
+        sc = model.scores
+        return cls.from_postings(dict(model.vocab_dict), sc["data"], sc["indices"], sc["indptr"], sc["num_docs"])
+
+    @classmethod
+    def from_postings(cls, vocab: dict[str, int], data: Any, indices: Any, indptr: Any, num_docs: int) -> "LexicalModel":
+        """From NumPy arrays in bm25s's CSC layout (term -> documents)."""
         from array import array
 
-        sc = model.scores
-        return cls(dict(model.vocab_dict), array("f", sc["data"].astype("float32").tobytes()),
-                   array("i", sc["indices"].astype("int32").tobytes()),
-                   array("q", sc["indptr"].astype("int64").tobytes()), int(sc["num_docs"]))
+        return cls(vocab, array("f", data.astype("float32").tobytes()), array("i", indices.astype("int32").tobytes()),
+                   array("q", indptr.astype("int64").tobytes()), int(num_docs))
 
     def scores(self, tokens: list[str]) -> dict[int, float]:
         """{doc number: score} for the documents with a positive score."""
@@ -351,12 +356,9 @@ def _load_or_build_bm25(root: Path, index: ChunkIndex) -> tuple[Any, list[tuple[
 
 
 def build_bm25(root: Path, index: ChunkIndex) -> tuple[LexicalModel, list[tuple[str, int]]]:
-    quiet_bm25s()
-    import bm25s
-
     terms = index.terms or _load_terms(root, index.key)
     order: list[tuple[str, int]] = []
-    corpus: list[list[str]] = []
+    docs: list[str] = []  # per chunk: its terms joined by spaces
     settings: FileSettings | None = None  # read only if some file's terms were lost
     for p in sorted(index.files):
         entry = index.files[p]
@@ -369,14 +371,51 @@ def build_bm25(root: Path, index: ChunkIndex) -> tuple[LexicalModel, list[tuple[
             per_chunk = _retokenize(root, p, entry, settings)
         for i, joined in enumerate(per_chunk):
             order.append((p, i))
-            corpus.append(joined.split(" ") if joined else ["\0empty"])
-    if not corpus:
+            docs.append(joined or "\0empty")
+    if not docs:
         from array import array
 
         return LexicalModel({}, array("f"), array("i"), array("q", [0]), 0), order
-    model = bm25s.BM25(**BM25_PARAMS)
-    model.index(corpus, show_progress=False)
-    return LexicalModel.from_bm25s(model), order
+    return LexicalModel.from_postings(*lucene_postings(docs)), order
+
+
+def lucene_postings(docs: list[str]) -> tuple[dict[str, int], Any, Any, Any, int]:
+    """(vocabulary, data, indices, indptr, number of docs): the postings ``bm25s.BM25(**BM25_PARAMS)``
+    builds over ``[d.split(" ") for d in docs]``, bit for bit (the tests compare them).
+
+    Why not bm25s itself: it counts and scores one document at a time in Python (a Counter,
+    two small arrays and a set intersection per chunk), and importing it pulls in scipy;
+    that was most of every re-index. Here the same float operations, in the same dtypes,
+    run once over all (term, document) pairs. Term numbers are first-seen order (bm25s uses
+    set order); only scores and the postings' document order reach a query. Lucene's idf and
+    term-frequency formulas with BM25_PARAMS' k1 and b (the tests build bm25s from BM25_PARAMS).
+    """
+    import math
+    import numpy as np
+
+    words = " ".join(docs).split(" ")  # terms never hold a space: one split is every document's
+    vocab = {t: i for i, t in enumerate(dict.fromkeys(words))}
+    n_docs, n_terms = len(docs), len(vocab)
+    lengths = np.array([d.count(" ") + 1 for d in docs])
+    ids = np.fromiter(map(vocab.__getitem__, words), dtype=np.int64, count=len(words))
+    del words
+    doc_of = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
+    # one key per (term, document) occurrence; sorted unique keys are CSC order: by term, then document
+    keys, tf = np.unique(ids * n_docs + doc_of, return_counts=True)
+    del ids, doc_of
+    term, doc = keys // n_docs, keys % n_docs
+    df = np.bincount(term, minlength=n_terms)
+    k1, b = BM25_PARAMS["k1"], BM25_PARAMS["b"]
+    idf = np.array([math.log(1 + (n_docs - f + 0.5) / (f + 0.5)) for f in df.tolist()], dtype=np.float32)
+    tf32 = tf.astype(np.float32)
+    # bm25s adds the per-document float64 scalar to a float32 array: NumPy's promotion of that
+    # (float64 from NumPy 2, float32 before) decides the dtype of the division, so ask NumPy
+    norm = (k1 * ((1 - b) + b * lengths / lengths.mean())).astype(np.result_type(np.float64(1.0), tf32))
+    data = (idf[term] * (tf32 / (norm[doc] + tf32))).astype(np.float32)
+    indptr = np.zeros(n_terms + 1, dtype=np.int64)
+    np.cumsum(df, out=indptr[1:])
+    vocab.setdefault("", n_terms)  # as bm25s: the empty token, with no postings
+    return vocab, data, doc.astype(np.int32), indptr, n_docs
 
 
 def _retokenize(root: Path, path: str, entry: FileEntry, settings: FileSettings) -> list[str]:

@@ -149,19 +149,26 @@ class SecretRules:
         report points at the file, not at the chunk.
         """
         spans: list[tuple[int, int, str]] = []
+        folded = _fold(text)
         for name, rx in self.patterns:
+            if not _may_match(rx, text, folded):
+                continue
             for m in rx.finditer(text):
                 start, end = _secret_span(m)
                 if end > start:
                     spans.append((start, end, name))
         for name, rx, check in _CHECKED_PATTERNS:
+            if not _may_match(rx, text, folded):
+                continue
             for m in rx.finditer(text):
                 start, end = _secret_span(m)
                 if end > start and check(text[start:end]):
                     spans.append((start, end, name))
         config = path.lower().endswith(CONFIG_SUFFIXES)
-        if _ASSIGNMENT_HINT.search(text):  # the full pattern is slow; most text never needs it
-            for m in _ASSIGNMENT.finditer(text):
+        # the full pattern is slow; it runs only on the lines that may name a password/secret/token/key
+        # (an assignment never spans lines, so per line it finds what it finds in the whole text)
+        for line_start, line_end in _hint_lines(folded):
+            for m in _ASSIGNMENT.finditer(text, line_start, line_end):
                 if not _ASSIGNMENT_HINT.search(m.group("name")):
                     continue  # an assignment, but not to a password/secret/token/key name
                 value = m.group("secret")
@@ -195,6 +202,75 @@ class SecretRules:
             pos = end
         out.append(text[pos:])
         return "".join(out), found
+
+
+_BUILTIN = dict(BUILTIN_PATTERNS)
+# Literals a pattern cannot match without (any one of them), keyed by (regex source, flags):
+# ``str in text`` runs at memory speed, while ``re`` tries a pattern with no literal prefix
+# at every position. Keyed by the source, so an edited pattern simply loses its shortcut.
+_NEEDS_ONE_OF: dict[tuple[str, int], tuple[str, ...]] = {
+    (rx, re.compile(rx).flags): needs for rx, needs in (
+        (_BUILTIN["aws-access-key"], ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA")),
+        (_BUILTIN["github-token"], ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+        (_BUILTIN["gitlab-token"], ("glpat-",)),
+        (_BUILTIN["slack-token"], ("xox",)),
+        (_BUILTIN["google-api-key"], ("AIza",)),
+        (_BUILTIN["stripe-key"], ("_live_", "_test_")),
+        (_BUILTIN["openai-key"], ("sk-",)),
+        (_BUILTIN["npm-token"], ("npm_",)),
+        (_BUILTIN["jwt"], ("eyJ",)),
+        (_BUILTIN["url-password"], ("://",)),
+    )
+}
+# The same for case-insensitive patterns, looked up in the folded text (``_fold``).
+_NEEDS_ONE_OF_FOLDED: dict[tuple[str, int], tuple[str, ...]] = {
+    (_AUTH_HEADER.pattern, _AUTH_HEADER.flags): ("authorization",),
+}
+# Every match of _ASSIGNMENT_HINT contains one of these, in folded text.
+_HINT_WORDS: tuple[str, ...] = (
+    "passw", "passphrase", "pwd", "secret", "token", "apikey", "api_key", "api-key", "access_key", "access-key",
+    "accesskey", "private_key", "private-key", "privatekey", "credential", "auth",
+)
+# ``re``'s IGNORECASE matches an ASCII letter with its other case and with these four (checked
+# over all of Unicode in the tests); folding them keeps "in folded" a superset of a match.
+_FOLD_TABLE: dict[int, str] = {**{c: chr(c + 32) for c in range(ord("A"), ord("Z") + 1)},
+                                0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+
+
+def _fold(text: str) -> str:
+    """``text`` with every character that IGNORECASE matches to an ASCII letter replaced by the
+    lower-case letter, position for position."""
+    low = text.lower()
+    if text.isascii():
+        return low
+    if len(low) != len(text):  # "İ" lowers to two characters: offsets would shift
+        return text.translate(_FOLD_TABLE)
+    return low.replace("\u017f", "s").replace("\u0131", "i")  # the two that lower() leaves
+
+
+def _may_match(rx: re.Pattern[str], text: str, folded: str) -> bool:
+    """False only when ``rx`` cannot match ``text`` (a literal it needs is absent)."""
+    key = (rx.pattern, rx.flags)
+    needs = _NEEDS_ONE_OF.get(key)
+    if needs is not None:
+        return any(n in text for n in needs)
+    needs = _NEEDS_ONE_OF_FOLDED.get(key)
+    if needs is not None:
+        return any(n in folded for n in needs)
+    return True
+
+
+def _hint_lines(folded: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of the lines that may hold an _ASSIGNMENT_HINT match, in order."""
+    lines: set[tuple[int, int]] = set()
+    for word in _HINT_WORDS:
+        i = folded.find(word)
+        while i != -1:
+            end = folded.find("\n", i)
+            end = len(folded) if end == -1 else end
+            lines.add((folded.rfind("\n", 0, i) + 1, end))
+            i = folded.find(word, end)
+    return sorted(lines)
 
 
 def _is_base64_private_key(value: str) -> bool:

@@ -18,6 +18,7 @@ and non-ASCII text — exactly where ``chars / 4`` under-counts. Measured on 2,7
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -32,10 +33,13 @@ STOP_WORDS = frozenset(
 )
 
 
+_SEPARATORS = re.compile(r"[_\-]+")
+
+
 def split_identifier(word: str) -> list[str]:
     """Lower-cased parts of one identifier: ``parseHTTPRequest_v2`` -> parse, http, request, v2."""
     parts: list[str] = []
-    for piece in re.split(r"[_\-]+", word):
+    for piece in _SEPARATORS.split(word):
         if piece:
             parts.extend(p.lower() for p in _CAMEL.findall(piece))
     return parts
@@ -47,18 +51,24 @@ def search_tokens(text: str) -> list[str]:
     One-character parts and English stop words are dropped: they match everything.
     """
     out: list[str] = []
-    for m in _WORD.finditer(text):
-        word = m.group(0)
-        parts = split_identifier(word)
-        for p in parts:
-            if len(p) > 1 and p not in STOP_WORDS:
-                out.append(p)
-        if len(parts) > 1:
-            whole = word.lower()
-            out.append(whole)
-            if "-" in whole:  # also the snake/camel compounds inside a kebab compound
-                out.extend(w for w in whole.split("-") if w and len(split_identifier(w)) > 1)
+    terms = _word_terms
+    for word in _WORD.findall(text):  # _WORD has no capturing group: findall yields whole matches
+        out.extend(terms(word))
     return out
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _word_terms(word: str) -> tuple[str, ...]:
+    """The search terms of one identifier, cached: the same names recur in every chunk of a
+    repository, and splitting each occurrence anew was most of the time of a first index."""
+    parts = split_identifier(word)
+    out = [p for p in parts if len(p) > 1 and p not in STOP_WORDS]
+    if len(parts) > 1:
+        whole = word.lower()
+        out.append(whole)
+        if "-" in whole:  # also the snake/camel compounds inside a kebab compound
+            out.extend(w for w in whole.split("-") if w and len(split_identifier(w)) > 1)
+    return tuple(out)
 
 
 def path_tokens(path: str) -> list[str]:
@@ -84,6 +94,7 @@ def identifiers(text: str, min_len: int = 3) -> list[str]:
 # or one non-ASCII character. Whitespace is free (BPE merges it into the next piece).
 _PIECE = re.compile(r"[A-Za-z]+|[0-9]{1,3}|[!-/:-@\[-`{-~]{1,3}|[^\x00-\x7f]")
 _LONG_WORD = 12  # BPE vocabularies rarely hold words longer than this in one piece
+_LONG_RUN = re.compile(r"[A-Za-z]{%d,}" % (_LONG_WORD + 1))  # the letter pieces longer than that
 
 
 def count_tokens(text: str) -> int:
@@ -91,8 +102,9 @@ def count_tokens(text: str) -> int:
     if not text:
         return 0
     by_chars = math.ceil(len(text) / 4)
-    pieces = 0
-    for m in _PIECE.finditer(text):
-        n = m.end() - m.start()
-        pieces += 1 if n <= _LONG_WORD else math.ceil(n / 6)
+    # one per piece, counted in C; only a letter run can be longer than _LONG_WORD (digit and
+    # punctuation pieces stop at 3), and those runs are exactly _LONG_RUN's matches
+    pieces = _PIECE.subn("", text)[1]
+    for m in _LONG_RUN.finditer(text):
+        pieces += math.ceil((m.end() - m.start()) / 6) - 1
     return max(by_chars, pieces)
