@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         from ctxsel.adapters.js.yarn import yarn_release
 
         own = yarn_release(args.root)
-        yarn = str(args.root / own) if own else shutil.which("yarn")
+        yarn = str(args.root.resolve() / own) if own else shutil.which("yarn")  # yarn runs with cwd=root
     agree, total, problems = agreement(args.root, args.tool, args.tests, yarn)
     print(f"{args.root.name}: {agree}/{total} packages agree with {args.tool}")
     for line in problems:

@@ -94,17 +94,6 @@ def test_a_bun_lockfile_change_is_narrowed_as_turbo_narrows_it(tmp_path: Path, c
     assert selected(cli, workspace(tmp_path / "ws", variant)) == CASES[variant][2]
 
 
-def test_bun_overrides_are_not_narrowed(tmp_path: Path, cli) -> None:
-    """``overrides`` rewrite what a range resolves to, which ctxsel does not model: every package."""
-    root = workspace(tmp_path / "ws", "checksum-only")
-    data = json.loads(lock())
-    (root / "bun.lock").write_text(json.dumps({**data, "overrides": {"e1": "1.0.0"}}))
-    subprocess.run([*GIT, "commit", "-qam", "overrides"], cwd=root, check=True)
-    (root / "bun.lock").write_text(json.dumps({**json.loads(lock(sha="x")), "overrides": {"e1": "1.0.0"}}))
-    subprocess.run([*GIT, "commit", "-qam", "lockfile"], cwd=root, check=True)
-    assert selected(cli, root) == ALL
-
-
 @pytest.mark.oracle
 @pytest.mark.parametrize("variant", sorted(CASES))
 def test_turbo_narrows_the_bun_lockfile_change_so(tmp_path: Path, cli, variant: str) -> None:

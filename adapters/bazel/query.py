@@ -67,7 +67,8 @@ def run_query(tool: str, root: Path, timeout: float, warnings: list[str]) -> tup
         cause = _located_error(proc.stderr, root) or _last_error(proc.stderr)
         warnings.append(f"bazel query exited 3 (--keep_going): some packages failed to load; the graph is partial. {cause}".strip())
     elif proc.returncode != 0:
-        raise ToolError(f"`{' '.join(argv)}` exited {proc.returncode}: {_last_error(proc.stderr)}", hint="use --source static to parse the BUILD files without Bazel")
+        raise ToolError(f"`{' '.join(argv)}` exited {proc.returncode}: {_last_error(proc.stderr, proc.stdout)}",
+                        hint="use --source static to parse the BUILD files without Bazel")
     return proc.stdout, fmt
 
 
@@ -94,9 +95,22 @@ def _located_error(stderr: str, root: Path) -> str:
     return f"{path}:{m.group(2)}: {m.group(3).strip()}"
 
 
-def _last_error(stderr: str) -> str:
-    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip().startswith(("ERROR", "FATAL"))]
-    return lines[-1] if lines else (stderr.strip().splitlines() or [""])[-1]
+#: a terminal colour code (``\x1b[31m``)
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _last_error(stderr: str, stdout: str = "") -> str:
+    """The last ERROR/FATAL line of stderr, else of ``stdout``, else stderr's last line.
+
+    A failed query's stdout holds no graph; the launcher Debian and bazelisk install as
+    ``bazel`` prints its refusal there, in colour, with nothing on stderr ("ERROR: The
+    project you're trying to build requires Bazel 8.4.2 (specified in .../.bazelversion)").
+    """
+    for text in (stderr, stdout):
+        lines = [ln.strip() for ln in _ANSI.sub("", text).splitlines() if ln.strip().startswith(("ERROR", "FATAL"))]
+        if lines:
+            return lines[-1]
+    return (_ANSI.sub("", stderr).strip().splitlines() or [""])[-1]
 
 
 def sniff_format(text: str) -> str:

@@ -13,7 +13,9 @@ the files. ``lib/unittest.bzl`` is here for what it creates at loading time (tes
 target selecting on it lost that edge). Of the rules under ``//rules`` only the macros
 ``build_test``, ``diff_test``, ``write_file`` and ``copy_file`` are here (they create
 targets of other names and kinds);
-the others stay targets of their own kind, as for any other repository.
+the others stay targets of their own kind, as for any other repository. Bazel's own
+``@bazel_tools//tools/build_rules:test_rules.bzl`` macros (``rule_test``, ``file_test``, ...)
+are here too (``BAZEL_TOOLS_MODULES``), for the same reason.
 A symbol a module here lacks is unknown, as before, never an error.
 """
 
@@ -368,9 +370,122 @@ def copy_file(name, src, out, is_executable = False, allow_symlink = False, **kw
          is_executable = is_executable, allow_symlink = allow_symlink, **kwargs)
 '''
 
+#: ``@bazel_tools//tools/build_rules:test_rules.bzl`` (Bazel 4.2.3's, as its install base ships it):
+#: ``rule_test``, ``file_test``, ``successful_test`` and ``failed_test`` are macros making an
+#: ``sh_test`` of the given name (srcs and data: its helper) and a private, testonly helper
+#: ``<name>_impl`` of kind ``_rule_test_rule``/``_file_test_rule``/``_successful_rule``/``_failed_rule``
+#: whose output is ``<name>.sh`` for rule_test, ``<name>_impl.sh`` for the others; the helper takes
+#: the test's other arguments (``tags``, ...) but not ``args``/``size``/``timeout``/``flaky``/
+#: ``local``/``shard_count``. Without it the call was one target of kind ``rule_test`` (measured:
+#: ``bazel query --output=label_kind`` says ``sh_test``), no test rule, and the helper and its
+#: output were missing. ``load_results`` makes one of the two trivial tests at loading time.
+#: Analysis-time helpers (``success_target``, ``analysis_results``, ...) return nothing here:
+#: no rule implementation runs in static mode.
+BAZEL_TOOLS_MODULES: dict[str, str] = {"tools/build_rules/test_rules.bzl": '''
+def _impl(ctx):
+    pass
+
+_TEST_ATTRS = {"args": None, "size": None, "timeout": None, "flaky": None, "local": None, "shard_count": None}
+
+def _helper_rule_attrs(test_attrs, own_attrs):
+    r = {k: v for k, v in test_attrs.items() if k not in _TEST_ATTRS}
+    r.update(own_attrs)
+    r.update(dict(testonly = 1, visibility = ["//visibility:private"]))
+    return r
+
+def _make_sh_test(name, **kwargs):
+    native.sh_test(name = name, srcs = [name + "_impl"], data = [name + "_impl"],
+                   deps = ["@bazel_tools//tools/bash/runfiles"], **kwargs)
+
+_MSG_ATTRS = {"msg": attr.string(mandatory = True), "out": attr.output()}
+
+_successful_rule = rule(attrs = _MSG_ATTRS, implementation = _impl)
+
+_failed_rule = rule(attrs = _MSG_ATTRS, implementation = _impl)
+
+def _msg_test(helper, name, msg, **kwargs):
+    helper(**_helper_rule_attrs(kwargs, dict(name = name + "_impl", msg = msg, out = name + "_impl.sh")))
+    _make_sh_test(name, **kwargs)
+
+def successful_test(name, msg, **kwargs):
+    _msg_test(_successful_rule, name, msg, **kwargs)
+
+def failed_test(name, msg, **kwargs):
+    _msg_test(_failed_rule, name, msg, **kwargs)
+
+def success_target(ctx, msg, exe = None):
+    return []
+
+def failure_target(ctx, msg, exe = None):
+    return []
+
+def assert_(condition, string = "assertion failed", *args):
+    if not condition:
+        fail(string % args)
+
+def strip_prefix(prefix, string):
+    assert_(string.startswith(prefix), "%s does not start with %s", string, prefix)
+    return string[len(prefix):len(string)]
+
+def expectation_description(expect = None, expect_failure = None):
+    if expect_failure:
+        return "failure " + str(expect_failure)
+    return "result " + repr(expect)
+
+def check_results(result, failure, expect, expect_failure):
+    wanted = expectation_description(expect, expect_failure)
+    found = expectation_description(result, failure)
+    if wanted == found:
+        return (True, "successfully computed " + wanted)
+    return (False, "expect " + wanted + " but found " + found)
+
+def load_results(name, result = None, failure = None, expect = None, expect_failure = None):
+    (is_success, msg) = check_results(result, failure, expect, expect_failure)
+    this_test = successful_test if is_success else failed_test
+    return this_test(name = name, msg = msg)
+
+def analysis_results(ctx, result = None, failure = None, expect = None, expect_failure = None):
+    return []
+
+_rule_test_rule = rule(
+    attrs = {
+        "rule": attr.label(mandatory = True),
+        "generates": attr.string_list(),
+        "provides": attr.string_dict(),
+        "out": attr.output(),
+    },
+    implementation = _impl,
+)
+
+def rule_test(name, rule, generates = None, provides = None, **kwargs):
+    _rule_test_rule(**_helper_rule_attrs(kwargs, dict(name = name + "_impl", rule = rule, generates = generates,
+                                                      provides = provides, out = name + ".sh")))
+    _make_sh_test(name, **kwargs)
+
+_file_test_rule = rule(
+    attrs = {
+        "file": attr.label(mandatory = True, allow_single_file = True),
+        "content": attr.string(default = ""),
+        "regexp": attr.string(default = ""),
+        "matches": attr.int(default = -1),
+        "out": attr.output(),
+    },
+    implementation = _impl,
+)
+
+def file_test(name, file, content = None, regexp = None, matches = None, **kwargs):
+    _file_test_rule(**_helper_rule_attrs(kwargs, dict(name = name + "_impl", file = file, content = content or "",
+                                                      regexp = regexp or "", out = name + "_impl.sh",
+                                                      matches = matches if (matches != None) else -1)))
+    _make_sh_test(name, **kwargs)
+'''}
+
 
 def skylib_source(repo: str, path: str) -> str | None:
-    """The Starlark text ctxsel evaluates for ``@<repo>//<path>``, if it stands in for it."""
+    """The Starlark text ctxsel evaluates for ``@<repo>//<path>``, if it stands in for it
+    (skylib's modules, and ``test_rules.bzl`` of ``@bazel_tools``)."""
     if SKYLIB_REPO.fullmatch(repo):
         return MODULES.get(path)
+    if repo == "bazel_tools":
+        return BAZEL_TOOLS_MODULES.get(path)
     return None

@@ -754,7 +754,9 @@ class Interpreter:
                 extra = self._eval(kw.value, g, loc, path)
                 if isinstance(extra, dict):
                     kwargs.update({str(k): v for k, v in extra.items()})
-                elif extra is not UNKNOWN:
+                elif extra is not UNKNOWN and not isinstance(extra, UnknownCallable):
+                    # a value loaded from a file ctxsel did not evaluate may well be a dict
+                    # (``attrs = dict(_attrs, **resource_set_attr)`` in rules_oci): its keys are unknown
                     raise EvalError("** argument must be a dict", node.lineno, path)
             else:
                 kwargs[kw.arg] = self._eval(kw.value, g, loc, path)

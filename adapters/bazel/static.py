@@ -396,10 +396,11 @@ class StaticLoader:
         return exported
 
     def _load_skylib(self, label: Label, source: str) -> dict[str, Any]:
-        """Evaluate ctxsel's stand-in for a skylib .bzl (``skylib.py``), once per load.
+        """Evaluate ctxsel's stand-in for a skylib .bzl or ``@bazel_tools``' test_rules.bzl
+        (``skylib.py``), once per load.
 
         A plain dict, not an ``EvaluatedModule``: a symbol it lacks is unknown, not missing."""
-        key = f"@bazel_skylib//{label.package}:{label.name}"
+        key = f"@{'bazel_tools' if label.repo == 'bazel_tools' else 'bazel_skylib'}//{label.package}:{label.name}"
         if key not in self._modules:
             g: dict[str, Any] = {}
             saved_ctx = self.interp.ctx

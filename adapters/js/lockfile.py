@@ -30,7 +30,8 @@ class LockfileView:
     closures: dict[str, frozenset[str]]
 
 
-def lockfile_view(text: str, manager: str, externals: dict[str, dict[str, str]], current: bool) -> LockfileView:
+def lockfile_view(text: str, manager: str, externals: dict[str, dict[str, str]], current: bool,
+                  overrides: dict[str, str] | None = None) -> LockfileView:
     """Parse a pnpm, npm, yarn (1 or berry) or text bun lockfile the way turbo 2 compares two of them.
 
     ``externals`` maps each package directory ("" for the root) to its package.json
@@ -38,7 +39,8 @@ def lockfile_view(text: str, manager: str, externals: dict[str, dict[str, str]],
     its package graph from: a package with external dependencies but no importer there
     makes turbo give up, while the previous side may lack it (a new package). Raises
     ``LockfileUnreadable`` where turbo gives up, and for formats ctxsel does not read
-    (a binary bun.lockb, pnpm's v5: every package then, never none).
+    (a binary bun.lockb, pnpm's v5: every package then, never none). ``overrides`` is the
+    current root package.json's ``resolutions``, which turbo applies to a berry lockfile.
     """
     if manager == "pnpm":
         import yaml  # only when a lockfile changed
@@ -62,7 +64,7 @@ def lockfile_view(text: str, manager: str, externals: dict[str, dict[str, str]],
         entries = parse_berry_lockfile(text)
         if entries is None:
             return _yarn1_view(parse_yarn1_lockfile(text), externals)
-        return _berry_view(text, entries, externals, current)
+        return _berry_view(text, entries, externals, current, overrides or {})
     if manager == "bun":
         return _bun_view(text, externals, current)
     raise LockfileUnreadable(f"ctxsel does not read {manager}'s lockfile")
@@ -310,8 +312,88 @@ def _berry_descriptor(text: str) -> tuple[str, str]:
     return text[:at], text[at + 1:]
 
 
+#: turbo prefixes ``npm:`` to a resolutions reference that is a semver version or matches this
+#: "tag" pattern (turborepo-lockfiles' berry ``resolution.rs``; ``^7.1.0`` matches it too)
+_BERRY_TAG = re.compile(r"^[^v][a-z0-9._-]*$")
+_STRICT_VERSION = re.compile(r"^(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)"
+                             r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$")
+#: a key of package.json ``resolutions`` as berry's grammar reads it: ``[from[@range]/]name[@range]``
+_BERRY_SPECIFIER = r"(@[^/@]+/[^/@]+|[^/@]+)(?:@([^/]+))?"
+_BERRY_RESOLUTION = re.compile(rf"^(?:{_BERRY_SPECIFIER}/)?{_BERRY_SPECIFIER}$")
+
+
+@dataclass(frozen=True)
+class BerryOverride:
+    """One ``resolutions`` entry of the root package.json: ``parent``'s dependency ``name``
+    (at ``range``; any when None) resolves to ``reference`` instead."""
+
+    parent: str | None
+    parent_range: str | None
+    name: str
+    range: str | None
+    reference: str
+
+    def sort_key(self) -> tuple[Any, ...]:
+        """turbo keeps them in a BTreeMap and applies the first that matches: ordered by
+        (parent, name), a missing part first, strings by their bytes."""
+        def part(value: str | None) -> tuple[int, bytes]:
+            return (0, b"") if value is None else (1, value.encode())
+        return (part(self.parent), part(self.parent_range), self.name.encode(), part(self.range))
+
+    def apply(self, name: str, spec: str, locator: tuple[str, str]) -> str | None:
+        """The new range when this entry overrides ``name@spec`` depended on by ``locator``
+        (ident, reference), else None (``Resolution::reduce_dependency``)."""
+        if self.parent is not None and (self.parent, _npm_default(self.parent_range or locator[1])) != locator:
+            return None
+        # ``npm:`` is the default protocol: ``x@^1`` and ``x@npm:^1`` match either form (measured)
+        if self.name != name or (self.range is not None and self.range.removeprefix("npm:") != spec.removeprefix("npm:")):
+            return None
+        reference = _npm_default(self.reference)
+        if reference.startswith("patch:"):
+            return _patched_range(name, reference)
+        return reference
+
+
+#: the package a ``patch:`` reference patches (turborepo-lockfiles' ``Locator::from_patch_reference``)
+_BERRY_PATCH = re.compile(r"patch:(.+)#(?:\./)?([^:]+)(?:::)?.*$")
+
+
+def _patched_range(name: str, reference: str) -> str:
+    """The range a ``patch:`` resolution leaves ``name`` at: turbo follows the package it patches,
+    ``patch:lodash@npm%3A4.17.21#./p.patch`` -> ``npm:4.17.21`` (an older yarn's ``lodash@4.17.21``
+    too), never the patched entry, so a change of the patch alone changes nothing (measured with
+    turbo 2.11.11). A reference naming no package, or another package, makes every package changed
+    (turbo panics on the first; ctxsel does not follow the second)."""
+    m = _BERRY_PATCH.search(reference)
+    if m is None:
+        raise LockfileUnreadable(f"patch resolution {reference!r}")
+    patched, range_ = _berry_descriptor(m.group(1))
+    if patched != name:
+        raise LockfileUnreadable(f"patch resolution {reference!r} for {name}")
+    range_ = range_.replace("npm%3A", "npm:")
+    return range_ if range_.startswith("npm:") else "npm:" + range_
+
+
+def _npm_default(reference: str) -> str:
+    """``npm:`` in front of a version or tag, as turbo adds it to a resolution's range."""
+    return "npm:" + reference if _STRICT_VERSION.match(reference) or _BERRY_TAG.match(reference) else reference
+
+
+def berry_overrides(resolutions: dict[str, str]) -> list[BerryOverride]:
+    """The root package.json's ``resolutions`` in the order turbo tries them; a key berry's
+    grammar does not read makes turbo's lockfile reader fail (``LockfileUnreadable``)."""
+    found = []
+    for key, reference in resolutions.items():
+        m = _BERRY_RESOLUTION.match(key)
+        if m is None or not isinstance(reference, str):
+            raise LockfileUnreadable(f"resolutions key {key!r}")
+        parent, parent_range, name, spec = m.groups()
+        found.append(BerryOverride(parent, parent_range, name, spec, reference))
+    return sorted(found, key=BerryOverride.sort_key)
+
+
 def _berry_view(text: str, entries: dict[str, dict[str, Any]], externals: dict[str, dict[str, str]],
-                current: bool) -> LockfileView:
+                current: bool, overrides: dict[str, str]) -> LockfileView:
     """A yarn berry (2+) lockfile (``text``, its ``parse_berry_lockfile`` entries) as turbo 2
     compares two of them (turborepo-lockfiles' berry reader; measured with turbo 2.11.11).
 
@@ -322,7 +404,12 @@ def _berry_view(text: str, entries: dict[str, dict[str, Any]], externals: dict[s
     there too; ``peerDependencies`` are not followed) and holds ``(resolution, version)``, so a
     checksum-only change or an unused new entry changes nothing. A package with external
     dependencies but no ``workspace:`` entry ending in its directory makes turbo give up on
-    the current side ("MissingWorkspace"); the previous side may lack it (a new package)."""
+    the current side ("MissingWorkspace"); the previous side may lack it (a new package).
+
+    ``overrides`` (the root package.json's ``resolutions``, ``berry_overrides``) rewrite a
+    dependency's range: a package's own dependencies with the package as the parent, then
+    every lookup again with the workspace as the parent, as turbo's transitive closure asks
+    ``resolve_package(workspace, ...)`` for each of them."""
     resolutions: dict[tuple[str, str], str] = {}  # (name, range) -> resolution
     stripped: dict[tuple[str, str], str] = {}  # (name, range without protocol) -> range
     packages: dict[str, dict[str, Any]] = {}  # resolution -> entry
@@ -336,26 +423,46 @@ def _berry_view(text: str, entries: dict[str, dict[str, Any]], externals: dict[s
             resolutions[(name, spec)] = resolution
             stripped[(name, _BERRY_PROTOCOL.sub("", spec, count=1))] = spec
 
-    def resolve(name: str, spec: str) -> str | None:
+    rules = berry_overrides(overrides)
+
+    def override(name: str, spec: str, locator: tuple[str, str]) -> str:
+        for rule in rules:
+            new = rule.apply(name, spec, locator)
+            if new is not None:
+                return new
+        return spec
+
+    def resolve(name: str, spec: str, workspace: tuple[str, str]) -> str | None:
         if not _BERRY_PROTOCOL.match(spec):
             spec = stripped.get((name, spec), spec)
-        return resolutions.get((name, spec))
+        return resolutions.get((name, override(name, spec, workspace)))
 
-    def edges(resolution: str) -> list[str]:
-        deps = packages[resolution].get("dependencies")
-        found = (resolve(str(n), str(v)) for n, v in deps.items()) if isinstance(deps, dict) else ()
-        return [r for r in found if r]
+    def edges_for(workspace: tuple[str, str]) -> Any:
+        def edges(resolution: str) -> list[str]:
+            deps = packages[resolution].get("dependencies")
+            if not isinstance(deps, dict):
+                return []
+            parent = _berry_descriptor(resolution)
+            found = (resolve(str(n), override(str(n), str(v), parent), workspace) for n, v in deps.items())
+            return [r for r in found if r]
+        return edges
 
-    workspaces = [r.partition("@workspace:")[2] for r in packages if "@workspace:" in r[1:]]
+    workspaces = [r for r in packages if "@workspace:" in r[1:]]
     closures: dict[str, frozenset[str]] = {}
     for rel, deps in externals.items():
-        if deps and not any(w.endswith(rel) for w in workspaces):
+        # turbo's workspace locator: the one at the directory, else the first whose path ends
+        # with it -- for the root ("") the first workspace, not the root's own (measured: a
+        # ``root/x`` resolution does not apply to the root's dependencies)
+        paths = [(w, w.partition("@workspace:")[2]) for w in workspaces]
+        own = next((w for w, path in paths if rel and path == rel), None) or next((w for w, path in paths if path.endswith(rel)), None)
+        if deps and own is None:
             if current:
                 raise LockfileUnreadable(f"no workspace entry for {rel or '.'}")
             closures[rel] = frozenset()
             continue
-        roots = [r for r in (resolve(n, v) for n, v in deps.items()) if r]
-        closures[rel] = frozenset(f"{r}={packages[r]['version']}" for r in _closure(roots, edges))
+        workspace = _berry_descriptor(own) if own else ("", "")
+        roots = [r for r in (resolve(n, v, workspace) for n, v in deps.items()) if r]
+        closures[rel] = frozenset(f"{r}={packages[r]['version']}" for r in _closure(roots, edges_for(workspace)))
     block = re.search(r"^__metadata:[ \t]*\r?\n((?:[ \t]+.*\r?\n?)*)", text, re.MULTILINE)
     fields = dict(re.findall(r"^[ \t]+(version|cacheKey):[ \t]*['\"]?([^'\"\s]*)", block.group(1) if block else "", re.MULTILINE))
     return LockfileView((fields.get("version"), fields.get("cacheKey")), closures)
@@ -392,8 +499,13 @@ def _bun_view(text: str, externals: dict[str, dict[str, str]], current: bool) ->
     its version), then beside an ancestor key when its version satisfies the range, then as a
     package.json dependency is -- and hold each entry's
     ident (``name@version``), so a checksum-only change changes nothing and a dropped entry
-    changes its dependents. ``overrides`` and ``patchedDependencies``, which rewrite what a
-    range means, are not modelled: they give up (every package), never a narrower answer."""
+    changes its dependents. ``overrides`` (name -> version) replace the range of every lookup
+    by name -- a package.json's, and a dependency's, which is then not looked for nested (nor
+    one with a patched version that is locked) -- the entry locking ``name@version`` if there is one, else the
+    usual one whatever its version. A
+    ``patchedDependencies`` entry (ident -> patch path) makes ``+<path>`` part of that ident in
+    the closures: a patch added, removed or moved changes its dependents, the patch file's
+    contents nothing (measured with turbo 2.11.11)."""
     import json
 
     from .semver import satisfies
@@ -408,20 +520,30 @@ def _bun_view(text: str, externals: dict[str, dict[str, str]], current: bool) ->
     workspaces, packages = data.get("workspaces"), data.get("packages")
     if not isinstance(workspaces, dict) or not isinstance(packages, dict):
         raise LockfileUnreadable("no workspaces or packages")
-    if data.get("overrides") or data.get("patchedDependencies"):
-        raise LockfileUnreadable("overrides or patches (not modelled)")
+    overrides, patched = data.get("overrides") or {}, data.get("patchedDependencies") or {}
+    if not (isinstance(overrides, dict) and isinstance(patched, dict)
+            and all(isinstance(v, str) for v in (*overrides.values(), *patched.values()))):
+        raise LockfileUnreadable("overrides or patchedDependencies")  # turbo's reader takes strings only
     idents: dict[str, str] = {}
     infos: dict[str, dict[str, Any]] = {}
+    checksums: dict[str, Any] = {}
     for key, entry in packages.items():
         if not isinstance(entry, list) or not entry or not isinstance(entry[0], str):
             raise LockfileUnreadable(f"entry {key!r}")
         idents[key] = entry[0]
         infos[key] = next((e for e in entry[1:] if isinstance(e, dict)), {})
+        checksum = entry[3] if len(entry) == 4 else None
+        if checksums.setdefault(entry[0], checksum) != checksum:  # turbo's reader refuses the file
+            raise LockfileUnreadable(f"{entry[0]} locked twice with different checksums")
 
-    def accepts(key: str, spec: str) -> bool:
+    locked = set(idents.values())
+    patched_names = {ident.rpartition("@")[0] for ident in patched if ident in locked}
+
+    def accepts(key: str, spec: str | None) -> bool:
+        """``spec`` None: an override is in force, any version goes."""
         ident = idents[key]
         version = ident.rpartition("@")[2]
-        return "@workspace:" not in ident and satisfies(version, spec) is not False
+        return "@workspace:" not in ident and (spec is None or satisfies(version, spec) is not False)
 
     def catalog(name: str, spec: str) -> str | None:
         group = spec.removeprefix("catalog:")
@@ -435,8 +557,15 @@ def _bun_view(text: str, externals: dict[str, dict[str, str]], current: bool) ->
             if found is None:
                 return None
             spec = found
-        if data["lockfileVersion"] >= 1 and not spec.startswith(("^", "~", "=")) and isinstance(workspaces.get(spec), dict):
+        override = overrides.get(name, spec)
+        if data["lockfileVersion"] >= 1 and not override.startswith(("^", "~", "=")) and isinstance(workspaces.get(override), dict):
             return None  # a workspace package, no external one
+        wanted: str | None = spec
+        if override != spec:  # an override: the entry locking that version, else whatever is locked
+            found = next((k for k in sorted(idents) if idents[k] == f"{name}@{override}"), None)
+            if found is not None:
+                return found
+            wanted = None
         tried: list[str] = [f"{ws_name}/{name}"]
         key: str | None = name
         while key is not None:
@@ -444,11 +573,11 @@ def _bun_view(text: str, externals: dict[str, dict[str, str]], current: bool) ->
             key = _bun_less_specific(key)
         for key in tried:
             if key in idents:
-                if accepts(key, spec):
+                if accepts(key, wanted):
                     return key
                 break  # the hoisted entry is the one turbo checks; a mismatch goes on to nested keys
         for key in sorted(idents):  # nested keys locking ``name``
-            if _bun_key_parent(key) is not None and idents[key].rpartition("@")[0] == name and accepts(key, spec):
+            if _bun_key_parent(key) is not None and idents[key].rpartition("@")[0] == name and accepts(key, wanted):
                 return key
         return None
 
@@ -462,8 +591,10 @@ def _bun_view(text: str, externals: dict[str, dict[str, str]], current: bool) ->
                 for dep, spec in (deps.items() if isinstance(deps, dict) else ()):
                     if dep in peers or not isinstance(spec, str):
                         continue
-                    dep_key = f"{key}/{dep}" if f"{key}/{dep}" in idents else None
-                    parent = _bun_key_parent(key)
+                    # a name with an override or a patched version is looked up by name (measured)
+                    by_name = dep in overrides or dep in patched_names
+                    dep_key = f"{key}/{dep}" if f"{key}/{dep}" in idents and not by_name else None
+                    parent = None if by_name else _bun_key_parent(key)
                     while dep_key is None and parent is not None:
                         if f"{parent}/{dep}" in idents:
                             dep_key = f"{parent}/{dep}" if accepts(f"{parent}/{dep}", spec) else None
@@ -485,26 +616,25 @@ def _bun_view(text: str, externals: dict[str, dict[str, str]], current: bool) ->
             continue
         ws_name = str(ws.get("name", ""))
         roots = [k for k in (resolve(ws_name, n, v) for n, v in deps.items()) if k]
-        closures[rel] = frozenset(idents[k] for k in _closure(roots, edges_for(ws_name)))
+        closures[rel] = frozenset(idents[k] + (f"+{patched[idents[k]]}" if idents[k] in patched else "")
+                                  for k in _closure(roots, edges_for(ws_name)))
     return LockfileView((data.get("lockfileVersion"),), closures)
 
 
 def lockfile_changed_dirs(before: str | None, after: str | None, manager: str,
-                          externals: dict[str, dict[str, str]], resolutions: bool = False) -> set[str] | None:
+                          externals: dict[str, dict[str, str]], resolutions: dict[str, str] | None = None) -> set[str] | None:
     """The package directories a lockfile change affects for turbo 2, or None for all of them.
 
     None when either side is missing (lockfile added or deleted: "LockfileChangedWithoutDetails"
-    / "LockfileChangeDetectionFailed", measured), unreadable, or a global field changed; and for
-    a yarn berry lockfile when the root package.json has ``resolutions`` (they rewrite the
-    descriptors turbo looks up: not modelled).
+    / "LockfileChangeDetectionFailed", measured), unreadable, or a global field changed.
+    ``resolutions`` is the current root package.json's field: turbo applies it to both sides
+    of a berry lockfile (``_berry_view``).
     """
     if before is None or after is None:
         return None
-    if resolutions and manager == "yarn" and parse_berry_lockfile(after) is not None:
-        return None
     try:
-        old = lockfile_view(before, manager, externals, current=False)
-        new = lockfile_view(after, manager, externals, current=True)
+        old = lockfile_view(before, manager, externals, current=False, overrides=resolutions)
+        new = lockfile_view(after, manager, externals, current=True, overrides=resolutions)
     except LockfileUnreadable:
         return None
     if old.global_fields != new.global_fields:

@@ -509,11 +509,14 @@ class NxAdapter(Adapter):
             if isinstance(updates, list) and any(p in LOCKFILES for p in paths):
                 always |= selection.dependency_update_projects
             moved, packages = self.lockfile_moves(changes) if updates == "auto" and not lockfiles else (frozenset(), None)
+            nodes: frozenset[str] = frozenset()
             if named and named[1]:
-                moved = moved | named[1]
                 packages = packages or self.current_npm_packages() or None
+                by_node = {n: packages.manifest_node(n) for n in named[1] - moved} if packages else {}
+                nodes = frozenset(node for node in by_node.values() if node)
+                moved = moved | {n for n in named[1] if not by_node.get(n)}
             return sorted(selection.affected(tests, paths, "test", always=always, npm_changed=named is None or bool(lockfiles),
-                                             npm_moved=moved, npm_packages=packages,
+                                             npm_moved=moved, npm_packages=packages, npm_nodes=nodes,
                                              json_changed=self.json_changed(changes)))
         except InvalidInputsError as exc:
             raise ParseError(str(exc.args[0]), Location(*_input_location(self.root, exc.args[1], exc.args[2]))) from None
@@ -675,12 +678,14 @@ class NxAdapter(Adapter):
             if named is None:
                 return self.reportable_ids(graph)
             packages = self.current_npm_packages()
-            # Nx finds the package by name among its external nodes, the first that matches: bun's
-            # parser lists a versioned ``npm:left-pad@1.0.0`` before the hoisted ``npm:left-pad``
-            # projects depend on, so with bun.lock no project is reached (measured; the tests
-            # hashing the package are still selected)
-            reached = named[1] and packages and self.npm_lockfile() != "bun.lock"
-            users = self.users_of(graph, packages, named[1]) if reached else set()
+            users: set[str] = set()
+            if named[1] and packages:
+                # Nx finds the package by name among its external nodes, the first that matches
+                # (``NpmPackages.manifest_node``): with bun.lock a versioned node no project reaches
+                by_node = {n: packages.manifest_node(n) for n in named[1]}
+                users = self.users_of(graph, packages, frozenset(n for n, node in by_node.items() if not node))
+                nodes = {node for node in by_node.values() if node}
+                users |= {n.id for n in graph.nodes() if nodes and packages.reaches(n.meta.get("externals") or (), nodes)}
             return sorted(set(self.nodes_for_changed_file(graph, path)) | named[0] | users)
         if path != self.root_tsconfig():
             return None
@@ -989,7 +994,7 @@ class TaskSelection:
 
     def affected(self, projects: list[str], paths: list[str], target: str, always: set[str] = frozenset(),
                  npm_changed: bool = False, npm_moved: frozenset[str] = frozenset(),
-                 npm_packages: "NpmPackages | None" = None,
+                 npm_packages: "NpmPackages | None" = None, npm_nodes: frozenset[str] = frozenset(),
                  json_changed: Callable[[JsonInput], bool] | None = None) -> set[str]:
         """Those of ``projects`` (all having ``target``) whose ``target`` task the changed ``paths`` affect.
 
@@ -999,6 +1004,10 @@ class TaskSelection:
         cannot pin down, which touches every task that does not pin its ``externalDependencies``
         to none (measured: a test pinning ``["left-pad"]`` is selected too); ``npm_moved``: the
         packages a narrowed (``"auto"``) lockfile change moved, looked up in ``npm_packages``;
+        ``npm_nodes``: external nodes (not names) a root package.json change moved
+        (``NpmPackages.manifest_node``), which a pinning task hashes only if its pins lead to them
+        (measured: root dependency is-odd added, bun.lock unchanged, a test pinning is-odd not
+        selected -- the moved node is the versioned ``npm:is-odd@1.0.0`` -- the others selected);
         ``json_changed``: whether a changed file's part a ``json`` input names changed (a git range
         can leave it as it was); every part of a changed file changed when None.
         """
@@ -1025,17 +1034,22 @@ class TaskSelection:
 
         touched_memo: dict[tuple[str, str], bool] = {}
 
-        def npm_hit(inputs: "TaskInputs") -> bool:
+        def npm_hit(project: str, inputs: "TaskInputs") -> bool:
             """The task hashes an npm package that moved: every package (no ``externalDependencies``
             input) or those it names, followed through the lockfile (measured: a test pinning
-            ``is-odd`` is selected when ``left-pad``, which is-odd depends on, moved)."""
+            ``is-odd`` is selected when ``left-pad``, which is-odd depends on, moved); with a ``^``
+            input also the npm dependencies of its project and of the projects below it
+            (``dependency_externals``), pins or not."""
+            below = self.dependency_externals(project) if inputs.dep_inputs or inputs.dep_filesets else frozenset()
             if npm_changed:
-                return not inputs.pins_externals or bool(inputs.pinned_externals)
-            if not npm_moved:
+                return not inputs.pins_externals or bool(inputs.pinned_externals) or bool(below)
+            if not npm_moved and not npm_nodes:
                 return False
             if not inputs.pins_externals or npm_packages is None:
                 return True
-            return bool(npm_moved & npm_packages.closure(inputs.pinned_externals))
+            hashed = (*inputs.pinned_externals, *below)
+            return (bool(npm_moved & npm_packages.closure(hashed))
+                    or bool(npm_nodes) and npm_packages.reaches(hashed, npm_nodes))
 
         def touched(task: tuple[str, str]) -> bool:
             """The task's own inputs name a changed file."""
@@ -1045,7 +1059,7 @@ class TaskSelection:
                 root = self.root_of(project)
                 own = by_owner.get(project, ())
                 touched_memo[task] = bool(
-                    project in always or npm_hit(inputs)
+                    project in always or npm_hit(project, inputs)
                     or (own and (inputs.all_files or any(self.is_config(p, root) or fileset_matches(inputs.project, p, root)
                                                          for p in own)))
                     or workspace_hit(inputs.workspace) or json_hit(inputs.json_inputs)
@@ -1122,6 +1136,18 @@ class TaskSelection:
 
     def root_of(self, project: str) -> str:
         return str(self.graph.node(project).meta.get("root") or ".")
+
+    def dependency_externals(self, project: str) -> frozenset[str]:
+        """The npm packages ``project`` and the projects below it depend on: what a task with a
+        ``^`` input hashes besides its ``externalDependencies`` (Nx's hash planner adds each
+        external node a dependency input meets; measured with ``nx affected -t test --explain``:
+        "depends on npm:left-pad, whose version changes" for a test pinning vitest whose
+        project's dependency's dependency uses left-pad)."""
+        memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_dependency_externals", {})
+        if project not in memo:
+            memo[project] = frozenset(e for d in self.graph.deps([project])
+                                      for e in self.graph.node(d).meta.get("externals") or ())
+        return memo[project]
 
     def _through_dependencies(self, project: str, inputs: "TaskInputs", by_owner: dict[str | None, list[str]],
                               workspace_hit: Callable[[tuple[str, ...]], bool],

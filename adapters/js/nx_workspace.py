@@ -24,9 +24,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Collection, Iterable, Iterator
 
 from ctxsel.cache import CACHE_DIR, InputTracker
 from ctxsel.errors import Location, ParseError
@@ -1181,6 +1181,20 @@ class NpmUnreadable(ValueError):
 
 
 @dataclass(frozen=True)
+class NpmNodes:
+    """Nx's external nodes of one lockfile, by name, where ctxsel needs them by node.
+
+    Nx's root package.json diff takes the *first* node of a package name (``touchedNpmPackages``),
+    while a project's edge and an ``externalDependencies`` pin name ``npm:<name>``: with bun.lock
+    the first is always a versioned ``npm:is-odd@1.0.0`` (its parser adds the hoisted nodes last,
+    ``createHoistedNodes``), with package-lock.json a nested version whose key sorts before the
+    hoisted one (``node_modules/is-odd/node_modules/left-pad``), which only its parents reach."""
+
+    of: dict[str, tuple[str, ...]]  # package name -> its node names, in the order Nx makes them
+    deps: dict[str, frozenset[str]]  # node name -> the node names it depends on
+
+
+@dataclass(frozen=True)
 class NpmPackages:
     """The npm packages of one lockfile version, as Nx's external nodes know them.
 
@@ -1192,6 +1206,39 @@ class NpmPackages:
 
     fingerprints: dict[str, frozenset[tuple[str, str]]]
     deps: dict[str, frozenset[str]]  # package name -> the names its locked entries depend on
+    #: builds ``nodes`` on first use (package-lock.json v2/v3 and text bun.lock; None for the
+    #: lockfiles ctxsel follows by name only): only a root package.json change needs them
+    read_nodes: "Callable[[], NpmNodes] | None" = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def nodes(self) -> "NpmNodes | None":
+        """Nx's external nodes of this lockfile (``NpmNodes``), where ctxsel knows them."""
+        return self.read_nodes() if self.read_nodes is not None else None
+
+    def manifest_node(self, name: str) -> str | None:
+        """The node a root package.json change of ``name`` moves, when ctxsel knows the nodes."""
+        found = self.nodes.of.get(name) if self.nodes is not None else None
+        return found[0] if found else None
+
+    def reaches(self, names: Iterable[str], nodes: Collection[str]) -> bool:
+        """Whether the nodes ``names`` name (``npm:<name>``, else the first of the name; how Nx
+        resolves a project's npm dependency and an ``externalDependencies`` entry) lead to one of
+        ``nodes`` through node-to-node edges."""
+        graph = self.nodes
+        if graph is None:
+            return False
+        named = (f"npm:{n}" if f"npm:{n}" in graph.deps else self.manifest_node(n) for n in names)
+        seen = {node for node in named if node}
+        stack = list(seen)
+        while stack:
+            node = stack.pop()
+            if node in nodes:
+                return True
+            for dep in graph.deps.get(node, ()):
+                if dep not in seen:
+                    seen.add(dep)
+                    stack.append(dep)
+        return False
 
     def changed(self, newer: "NpmPackages") -> set[str]:
         """Package names whose fingerprints differ between ``self`` (base) and ``newer`` (head)."""
@@ -1216,6 +1263,7 @@ def read_npm_packages(lockfile: str, text: str) -> NpmPackages:
     or a broken file."""
     fingerprints: dict[str, set[tuple[str, str]]] = {}
     deps: dict[str, set[str]] = {}
+    read_nodes: Callable[[], NpmNodes] | None = None
 
     def add(name: str, version: Any, digest: Any, entry: Any, fields: tuple[str, ...]) -> None:
         if not name:
@@ -1240,6 +1288,7 @@ def read_npm_packages(lockfile: str, text: str) -> NpmPackages:
                     continue
                 name = entry.get("name") or key.rsplit("node_modules/", 1)[1]
                 add(str(name), entry.get("version"), entry.get("integrity") or entry.get("resolved"), entry, fields)
+            read_nodes = partial(_npm_nodes, packages)
         elif isinstance(data, dict) and isinstance(data.get("dependencies"), dict):  # v1: nested "dependencies"
             stack = [data["dependencies"]]
             while stack:
@@ -1298,11 +1347,84 @@ def read_npm_packages(lockfile: str, text: str) -> NpmPackages:
         # while a project's edge goes to the hoisted one (npm:is-odd), so a moved dependency of
         # a package reaches no project through it (measured: left-pad moved, is-odd depending
         # on it, the project using is-odd not affected)
-        for name, version, digest, entry in _bun_nodes(data):
+        found = _bun_nodes(data)
+        for name, version, digest, entry in found:
             add(name, version, digest, entry, ())
+        read_nodes = partial(_bun_node_graph, data, found)
     else:
         raise NpmUnreadable(f"ctxsel does not read {lockfile} for Nx")
-    return NpmPackages({n: frozenset(f) for n, f in fingerprints.items()}, {n: frozenset(d) for n, d in deps.items()})
+    return NpmPackages({n: frozenset(f) for n, f in fingerprints.items()}, {n: frozenset(d) for n, d in deps.items()},
+                       read_nodes)
+
+
+def _npm_nodes(packages: dict[str, Any]) -> NpmNodes:
+    """Nx's external nodes of a package-lock.json v2/v3 ``packages`` object (``npm-parser.js``
+    ``getNodes``/``getDependencies``): one per package name and version, in the order the keys
+    first name them, ``npm:<name>`` for the version at ``node_modules/<name>`` and
+    ``npm:<name>@<version>`` for the others; a key's dependencies resolve to the nearest
+    ``node_modules/<dep>`` up its path (``findTarget``; ctxsel does not check the range)."""
+    node_at: dict[str, tuple[str, str]] = {}
+    for key, entry in packages.items():
+        if "node_modules" not in key or not isinstance(entry, dict) or entry.get("link") or entry.get("inBundle"):
+            continue
+        version = entry.get("version")
+        if not version or (entry.get("resolved") and version not in str(entry["resolved"])):
+            version = entry.get("resolved")
+        if version:
+            node_at[key] = (key.rsplit("node_modules/", 1)[1], str(version))
+    hoisted = {name: version for key, (name, version) in node_at.items() if key == f"node_modules/{name}"}
+    names: dict[tuple[str, str], str] = {}
+    of: dict[str, list[str]] = {}
+    deps: dict[str, set[str]] = {}
+    for name, version in node_at.values():
+        if (name, version) not in names:
+            names[(name, version)] = f"npm:{name}" if hoisted.get(name) == version else f"npm:{name}@{version}"
+            of.setdefault(name, []).append(names[(name, version)])
+            deps[names[(name, version)]] = set()
+    for key, node in node_at.items():
+        entry = packages[key]
+        for fld in ("peerDependencies", "dependencies", "optionalDependencies"):
+            for dep in entry.get(fld) or () if isinstance(entry.get(fld), dict) else ():
+                path = key
+                while True:
+                    target = node_at.get(f"{path}/node_modules/{dep}" if path else f"node_modules/{dep}")
+                    if target or not path:
+                        break
+                    cut = path.rfind("node_modules/")
+                    path = path[:cut].rstrip("/") if cut > 0 else ""
+                if target:
+                    deps[names[node]].add(names[target])
+    return NpmNodes({n: tuple(v) for n, v in of.items()}, {n: frozenset(d) for n, d in deps.items()})
+
+
+def _bun_node_graph(data: dict[str, Any], found: list[tuple[str, str, str, dict[str, Any]]]) -> NpmNodes:
+    """Nx's external nodes of a text bun.lock (``_bun_nodes`` gave them): the versioned
+    ``npm:<name>@<version>`` nodes, depending on versioned nodes (``resolveTargetNodeName``),
+    then a hoisted ``npm:<name>`` per name bun hoists, depending on nothing."""
+    of: dict[str, list[str]] = {}
+    declared: dict[str, dict[str, Any]] = {}
+    for name, version, _digest, entry in found:
+        of.setdefault(name, []).append(f"npm:{name}@{version}")
+        declared[f"npm:{name}@{version}"] = entry
+    deps = {node: frozenset(of[d][0] for d in entry if d in of) for node, entry in declared.items()}
+    for name, nodes in of.items():
+        if _bun_hoisted(data, name):
+            nodes.append(f"npm:{name}")
+            deps[f"npm:{name}"] = frozenset()
+    return NpmNodes({n: tuple(v) for n, v in of.items()}, deps)
+
+
+def _bun_hoisted(data: dict[str, Any], name: str) -> bool:
+    """Whether Nx's bun parser makes a hoisted ``npm:<name>`` node (``shouldCreateHoistedNode``):
+    ``packages`` has an entry keyed by the name itself, or some workspace declares it."""
+    if name in data["packages"]:
+        return True
+    for workspace in data["workspaces"].values():
+        for fld in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
+            declared = workspace.get(fld) if isinstance(workspace, dict) else None
+            if isinstance(declared, dict) and name in declared:
+                return True
+    return False
 
 
 def _berry_nodes(entries: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, dict[str, Any]]]:

@@ -365,7 +365,7 @@ class PackageGraphAdapter(Adapter):
         # a Rust panic (pnpm 12 on ``workspace:~*``) ends in backtrace frames; its cause is above them
         lines = [ln for ln in (proc.stderr or proc.stdout).strip().splitlines()
                  if not re.match(r"\s*(?:\d+: |at |help: set the `RUST_BACKTRACE|backtrace\.$)", ln)]
-        tail = _diagnostic(lines) or lines[-3:]
+        tail = diagnostic_messages(lines) or lines[-3:]
         return ToolError(
             f"{Path(argv[0]).name} {' '.join(argv[1:2])} failed (exit {proc.returncode}): " + " | ".join(tail),
             hint="use --source static to read the manifests without the tool",
@@ -394,13 +394,18 @@ class PackageGraphAdapter(Adapter):
             raise ToolError(f"{what} did not print JSON: {text[:200]!r}") from None
 
 
-#: a miette diagnostic's head (``× what failed``) and its causes (``├─▶``/``╰─▶ why``)
-_DIAGNOSTIC_HEAD = re.compile(r"^(?:Error:)?\s*(?:×|[├╰]─▶)\s*(.*)$")
-#: where a miette diagnostic's text ends: the source excerpt (``--> file:4:20``, ``  |``, ``4 | code``)
-_DIAGNOSTIC_EXCERPT = re.compile(r"^\s*(?:-->|\d*\s*\|)")
+#: a miette diagnostic's head (``× what failed``) and its causes (``├─▶``/``╰─▶ why``), or in
+#: miette's ASCII style (turbo without a terminal) ``x what failed`` and ``|->``/`` `-> why``
+_DIAGNOSTIC_HEAD = re.compile(r"^(?:Error:)?\s*(?:×|[├╰]─▶|x(?= )|\|->|`->)\s*(.*)$")
+#: where a miette diagnostic's text ends: the source excerpt (``--> file:4:20``, ASCII ``,-[file:4:20]``,
+#: ``  |``, ``4 | code``)
+_DIAGNOSTIC_EXCERPT = re.compile(r"^\s*(?:-->|,-\[|\d*\s*\|)")
+#: a wrapped line of an ASCII-style report's message (``  | rest of the text``; an excerpt's
+#: lines have a line number or nothing after the bar)
+_ASCII_CONTINUATION = re.compile(r"^\s*\| (.*\S.*)$")
 
 
-def _diagnostic(lines: list[str]) -> list[str]:
+def diagnostic_messages(lines: list[str]) -> list[str]:
     """The message of a miette-style report (pnpm 12 is a Rust binary): the failure and its
     causes, each with its wrapped continuation lines, without the source excerpt box. The
     last three output lines of such a report are the box, not the cause (a pnpm-workspace.yaml
@@ -408,11 +413,12 @@ def _diagnostic(lines: list[str]) -> list[str]:
     parts: list[str] = []
     for line in lines:
         head = _DIAGNOSTIC_HEAD.match(line)
+        wrapped = _ASCII_CONTINUATION.match(line)
         if head:
             parts.append(head.group(1).strip())
-        elif parts and line.strip() and not _DIAGNOSTIC_EXCERPT.match(line):
-            joiner = "" if parts[-1].endswith("-") else " "  # miette wraps long paths at a hyphen
-            parts[-1] = parts[-1] + joiner + line.strip()
+        elif parts and (wrapped or line.strip() and not _DIAGNOSTIC_EXCERPT.match(line)):
+            joiner = "" if parts[-1].endswith(("-", "/")) else " "  # miette wraps long paths at a hyphen or slash
+            parts[-1] = parts[-1] + joiner + (wrapped.group(1) if wrapped else line).strip()
         elif parts and _DIAGNOSTIC_EXCERPT.match(line):
             break
     return [p for p in parts if p]

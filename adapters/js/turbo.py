@@ -61,7 +61,13 @@ from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph, Node
 from ctxsel.paths import read_text
 
 from .lockfile import EXTERNAL_FIELDS, LOCKFILES, lockfile_changed_dirs
-from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, dir_selector, path_target
+from .packages import (
+    WORKSPACE_PROTOCOL,
+    PackageGraphAdapter,
+    diagnostic_messages,
+    dir_selector,
+    path_target,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .workspace import JsPackage, JsWorkspace
@@ -1039,7 +1045,7 @@ class TurboAdapter(PackageGraphAdapter):
         turbo.json tasks, which decide the test nodes, are read from the manifests,
         which also stamps them for the graph cache.
         """
-        out = self._query_output()
+        out = self._query_output(tracker)
         if out is None:
             return self.load_static(tracker)
         data = self.parse_tool_json(out, "turbo query")
@@ -1073,7 +1079,7 @@ class TurboAdapter(PackageGraphAdapter):
                     graph.add_edge(src, dst, self._query_edge_kind(graph.node(src).package, dst, by_dir, names, dirs))
         return graph
 
-    def _query_output(self) -> str | None:
+    def _query_output(self, tracker: InputTracker) -> str | None:
         """``turbo query``'s answer, or None when it refuses turbo.json's tasks.
 
         ``turbo query`` checks every task of turbo.json before it answers (turbo 2.11.11,
@@ -1084,7 +1090,9 @@ class TurboAdapter(PackageGraphAdapter):
         ("Cannot set "extends": false on task"; ``turbo run test`` just leaves the package out). Static mode reads the
         same package graph from the manifests and warns about the test task graph
         (``test_command_warnings``); tool mode now does the same instead of exiting 2, so both
-        modes answer alike. Other failures stay errors.
+        modes answer alike. Other failures stay errors; a root turbo.json turbo cannot read
+        ("Unable to read repository configuration", with byte offsets, no line) is reported as
+        static mode reports it, at its line, when the static reader refuses it too.
         """
         if self.options.query_file:
             return self.tool_output(["query", QUERY], turbo_env())
@@ -1096,15 +1104,11 @@ class TurboAdapter(PackageGraphAdapter):
             return proc.stdout
         text = proc.stderr or proc.stdout or ""
         if not TASK_REFUSAL.search(text):
+            if "Unable to read repository configuration" in text:
+                read_turbo_json(self.root, "", tracker)  # raises ParseError at the line
             raise self.tool_failure(argv, proc)
         # the refusal's own line: turbo prints others first ("x Could not resolve workspace." without a lockfile)
-        lines: list[str] = []  # each "x <message>", with its "| <continued>" lines
-        for raw in text.splitlines():
-            line = raw.strip()
-            if line.startswith("x "):
-                lines.append(line[2:])
-            elif line.startswith("| ") and lines and raw.lstrip().startswith("|"):
-                lines[-1] += " " + line[2:]
+        lines = diagnostic_messages(text.splitlines())  # each "x <message>", with its "| <continued>" lines
         cause = next((ln for ln in lines if TASK_REFUSAL.search(ln)), lines[0] if lines else "")
         self.warnings.append(
             f"turbo query refuses turbo.json's tasks ({cause or 'see turbo query'}); "
@@ -1225,13 +1229,14 @@ class TurboAdapter(PackageGraphAdapter):
         if before is None or after is None:
             return sorted(n.id for n in packages)  # nothing to compare: no manifest need be read
         externals: dict[str, dict[str, str]] = {}
-        resolutions = False
+        resolutions: dict[str, str] = {}
         for node in [*packages, *(graph.node(n) for n in (ROOT_ID,) if n in graph)]:
             try:
                 manifest = json.loads(read_text(self.root / node.package / "package.json"))
             except (OSError, ValueError):
                 manifest = {}
-            resolutions = resolutions or node.id == ROOT_ID and isinstance(manifest, dict) and bool(manifest.get("resolutions"))
+            if node.id == ROOT_ID and isinstance(manifest, dict) and isinstance(manifest.get("resolutions"), dict):
+                resolutions = manifest["resolutions"]
             # what turbo linked to a workspace package is no external dependency
             internal = {graph.node(d).meta.get("name") for d in graph.dependencies(node.id)}
             deps: dict[str, str] = {}
