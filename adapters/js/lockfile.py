@@ -447,13 +447,13 @@ def _berry_view(text: str, entries: dict[str, dict[str, Any]], externals: dict[s
             return [r for r in found if r]
         return edges
 
-    workspaces = [r for r in packages if "@workspace:" in r[1:]]
+    # (resolution, directory) of each workspace entry
+    paths = [(r, r.partition("@workspace:")[2]) for r in packages if "@workspace:" in r[1:]]
     closures: dict[str, frozenset[str]] = {}
     for rel, deps in externals.items():
         # turbo's workspace locator: the one at the directory, else the first whose path ends
         # with it -- for the root ("") the first workspace, not the root's own (measured: a
         # ``root/x`` resolution does not apply to the root's dependencies)
-        paths = [(w, w.partition("@workspace:")[2]) for w in workspaces]
         own = next((w for w, path in paths if rel and path == rel), None) or next((w for w, path in paths if path.endswith(rel)), None)
         if deps and own is None:
             if current:

@@ -512,9 +512,8 @@ class NxAdapter(Adapter):
             nodes: frozenset[str] = frozenset()
             if named and named[1]:
                 packages = packages or self.current_npm_packages() or None
-                by_node = {n: packages.manifest_node(n) for n in named[1] - moved} if packages else {}
-                nodes = frozenset(node for node in by_node.values() if node)
-                moved = moved | {n for n in named[1] if not by_node.get(n)}
+                by_name, nodes = packages.manifest_moves(named[1] - moved) if packages else (named[1], frozenset())
+                moved = moved | by_name
             return sorted(selection.affected(tests, paths, "test", always=always, npm_changed=named is None or bool(lockfiles),
                                              npm_moved=moved, npm_packages=packages, npm_nodes=nodes,
                                              json_changed=self.json_changed(changes)))
@@ -682,9 +681,8 @@ class NxAdapter(Adapter):
             if named[1] and packages:
                 # Nx finds the package by name among its external nodes, the first that matches
                 # (``NpmPackages.manifest_node``): with bun.lock a versioned node no project reaches
-                by_node = {n: packages.manifest_node(n) for n in named[1]}
-                users = self.users_of(graph, packages, frozenset(n for n, node in by_node.items() if not node))
-                nodes = {node for node in by_node.values() if node}
+                by_name, nodes = packages.manifest_moves(named[1])
+                users = self.users_of(graph, packages, by_name)
                 users |= {n.id for n in graph.nodes() if nodes and packages.reaches(n.meta.get("externals") or (), nodes)}
             return sorted(set(self.nodes_for_changed_file(graph, path)) | named[0] | users)
         if path != self.root_tsconfig():
@@ -892,6 +890,7 @@ class TaskSelection:
         self._named: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, ...], tuple[str, ...], tuple[JsonInput, ...]]] = {}
         self._touch_index: dict[tuple[str, ...], set[str]] | None = None
         self._target_names: list[str] | None = None
+        self._dependency_externals: dict[str, frozenset[str]] = {}
         self.matchable = matchable_projects(graph)
         updates = dependency_updates(nx_json)
         #: what a list-valued ``projectsAffectedByDependencyUpdates`` matches: Nx's lockfile
@@ -1143,7 +1142,7 @@ class TaskSelection:
         external node a dependency input meets; measured with ``nx affected -t test --explain``:
         "depends on npm:left-pad, whose version changes" for a test pinning vitest whose
         project's dependency's dependency uses left-pad)."""
-        memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_dependency_externals", {})
+        memo = self._dependency_externals
         if project not in memo:
             memo[project] = frozenset(e for d in self.graph.deps([project])
                                       for e in self.graph.node(d).meta.get("externals") or ())

@@ -1220,6 +1220,13 @@ class NpmPackages:
         found = self.nodes.of.get(name) if self.nodes is not None else None
         return found[0] if found else None
 
+    def manifest_moves(self, names: Iterable[str]) -> tuple[frozenset[str], frozenset[str]]:
+        """What a root package.json change of ``names`` moves: (the names ctxsel follows by name,
+        having no nodes for them; the nodes Nx moves, ``manifest_node``)."""
+        by_node = {n: self.manifest_node(n) for n in names}
+        return (frozenset(n for n, node in by_node.items() if not node),
+                frozenset(node for node in by_node.values() if node))
+
     def reaches(self, names: Iterable[str], nodes: Collection[str]) -> bool:
         """Whether the nodes ``names`` name (``npm:<name>``, else the first of the name; how Nx
         resolves a project's npm dependency and an ``externalDependencies`` entry) lead to one of
@@ -1384,7 +1391,8 @@ def _npm_nodes(packages: dict[str, Any]) -> NpmNodes:
     for key, node in node_at.items():
         entry = packages[key]
         for fld in ("peerDependencies", "dependencies", "optionalDependencies"):
-            for dep in entry.get(fld) or () if isinstance(entry.get(fld), dict) else ():
+            declared = entry.get(fld)
+            for dep in declared if isinstance(declared, dict) else ():
                 path = key
                 while True:
                     target = node_at.get(f"{path}/node_modules/{dep}" if path else f"node_modules/{dep}")
@@ -1407,24 +1415,24 @@ def _bun_node_graph(data: dict[str, Any], found: list[tuple[str, str, str, dict[
         of.setdefault(name, []).append(f"npm:{name}@{version}")
         declared[f"npm:{name}@{version}"] = entry
     deps = {node: frozenset(of[d][0] for d in entry if d in of) for node, entry in declared.items()}
+    hoisted = _bun_hoisted_names(data)
     for name, nodes in of.items():
-        if _bun_hoisted(data, name):
+        if name in hoisted:
             nodes.append(f"npm:{name}")
             deps[f"npm:{name}"] = frozenset()
     return NpmNodes({n: tuple(v) for n, v in of.items()}, deps)
 
 
-def _bun_hoisted(data: dict[str, Any], name: str) -> bool:
-    """Whether Nx's bun parser makes a hoisted ``npm:<name>`` node (``shouldCreateHoistedNode``):
+def _bun_hoisted_names(data: dict[str, Any]) -> set[str]:
+    """The names Nx's bun parser makes a hoisted ``npm:<name>`` node for (``shouldCreateHoistedNode``):
     ``packages`` has an entry keyed by the name itself, or some workspace declares it."""
-    if name in data["packages"]:
-        return True
+    names = set(data["packages"])
     for workspace in data["workspaces"].values():
         for fld in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
             declared = workspace.get(fld) if isinstance(workspace, dict) else None
-            if isinstance(declared, dict) and name in declared:
-                return True
-    return False
+            if isinstance(declared, dict):
+                names.update(declared)
+    return names
 
 
 def _berry_nodes(entries: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, dict[str, Any]]]:
