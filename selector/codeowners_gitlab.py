@@ -26,7 +26,7 @@ import re
 from functools import lru_cache
 
 from .codeowners import (
-    CodeOwners, CompiledRule, LazyRegex, Rule, RuleIndex, content_lines, pattern_key, wildcard_problem,
+    CodeOwners, CompiledRule, LazyRegex, Rule, RuleIndex, content_lines, pattern_key,
 )
 from .errors import Location
 from .globs import RUBY_FNMATCH, glob_regex
@@ -131,10 +131,6 @@ def parse_gitlab(text: str, source: str = "CODEOWNERS") -> CodeOwners:
             owners = tuple(references(owners_text))
             if not owners:
                 warn(line_no, "entry has no owners")
-        problem = wildcard_problem(pattern)
-        if problem:
-            warn(line_no, f"{problem}; line ignored")
-            continue
         normalized = normalize_pattern(pattern)
         rule = Rule(pattern, owners, line_no, current, exclusion)
         sections[current][normalized] = (rule, normalized)
