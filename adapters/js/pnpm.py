@@ -149,6 +149,27 @@ class PnpmAdapter(PackageGraphAdapter):
         return exact_version(candidates, spec) or highest(candidates, read, plain=True)
 
     # ------------------------------------------------------------ tool mode
+    def load(self, tracker: InputTracker) -> BuildGraph:
+        """``auto`` reads the manifests, with a warning, when the pnpm on PATH cannot list the
+        workspace: pnpm 12 refuses every lockfile but ``lockfileVersion: '9.0'`` for every
+        command, ``pnpm ls`` and ``--filter`` alike ("The lockfileVersion of 6.0 is incompatible",
+        12.4.2, measured on drizzle-orm's history), where the pnpm the repository pins reads
+        it and answers as its manifests say. ``--source tool`` keeps the error (the Bazel
+        adapter falls back the same way)."""
+        if self.options.source != "auto" or self.options.query_file or not self.find_tool():
+            return super().load(tracker)
+        try:
+            return super().load(tracker)
+        except ToolError as exc:
+            note = f"{exc.message}; fell back to reading the manifests (--source static)"
+        tracker.note(self.root / "pnpm-lock.yaml")  # what pnpm refused, usually: a new one ends the cached fallback
+        graph = self.load_static(tracker)
+        graph.adapter, graph.root = self.name, str(self.root)
+        # on the graph, so a cached copy still says where it came from
+        graph.warnings[:0] = [note, *(w for w in self.warnings if w not in graph.warnings)]
+        self.warnings.clear()
+        return graph
+
     def load_tool(self, tracker: InputTracker) -> BuildGraph:
         """Projects from ``pnpm ls -r --json --depth -1``; edges from their manifests.
 

@@ -5,16 +5,20 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
 
 - ``peerDependencies`` are not edges; the other three dependency fields are.
 - ``workspace:`` specs always link, *whatever the range* (``workspace:^2.0.0`` on a
-  1.0.0 package links -- pnpm would not); ``workspace:../dir`` paths too; aliases
-  (``workspace:@p/a@^1``) only when their range is satisfied (``turbo_workspace_target``).
+  1.0.0 package links -- pnpm would not); ``workspace:../dir`` paths too; aliases only as
+  ``workspace:<name>@*``/``^``/``~`` (``workspace:@p/a@^1`` is read as a path, ``workspace:a@^1``
+  as the dependency's own name: ``turbo_workspace_target``).
 - Everything else links only when the workspace "links workspace packages": always
   for npm/yarn/bun, for pnpm only with ``link-workspace-packages=true`` in ``.npmrc`` or
   ``linkWorkspacePackages`` in pnpm-workspace.yaml (turbo reads both; pnpm 12 only the
   latter). Then ``link:``/``file:`` specs link to the package the dependency names
   (the path is not checked), and a name links
   when the version satisfies the range -- or when either side is not semver (``latest``
-  links, measured), and ``npm:<range>`` is read as its range; ``*`` links any version,
-  and a package without a version links for ``*`` only (``version_links``).
+  links, measured), and ``npm:<range>`` is read as its range (``npm:<name>@<range>``, an
+  alias, links nothing); ``*`` links any version, and a package without a version links
+  for ``*`` only (``version_links``).
+- With pnpm, a ``catalog:``/``catalog:<name>`` spec is replaced by its pnpm-workspace.yaml
+  catalog entry first, then linked by these rules (``PnpmCatalogs``; pnpm itself links none).
 - The root package is a node ``//``: it depends on what the root package.json lists, and a
   package depends on it only through a ``workspace:`` path to the root directory (never by
   name: ``named``). Every package without workspace dependencies has an ``IMPLICIT`` edge
@@ -76,6 +80,7 @@ TURBO_JSON = "turbo.json"
 #: turbo 2 reads either name, in the root and in a package, but refuses both in one directory (measured)
 CONFIG_NAMES = (TURBO_JSON, "turbo.jsonc")
 ROOT_ID = "//"
+CATALOG_PROTOCOL = "catalog:"
 QUERY = "{ packages { items { name path directDependencies { items { name } } } } }"
 #: how turbo 2.11.11 words a refusal of turbo.json's task definitions (``_query_output``)
 TASK_REFUSAL = re.compile(
@@ -186,25 +191,25 @@ def turbo_workspace_target(
     pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage],
     root: Path,
 ) -> JsPackage | None:
-    """Where turbo 2 links a ``workspace:`` spec (measured):
+    """Where turbo 2 links a ``workspace:`` spec -- always, whatever the range, once it has found
+    the package (turbo 2.11.11, measured; turbo's ``WorkspacePackageSpecifier``), in this order:
 
-    - a relative path (one with a ``/``: ``workspace:../dir``, ``workspace:p/dir``) -- the
-      package in that directory, read from the package's directory and then from the root
-      (``workspace_path_target``);
-    - ``workspace:<alias>@<range>`` (split at the *last* ``@``) -- the package named
-      ``alias`` when ``version_links`` accepts the range: ``workspace:@p/a@^9`` on 1.0.0 is
-      no edge, nor are ``workspace:@p/a@`` and ``workspace:@p/a`` (an empty alias);
-    - anything else (``*``, ``^9``, ``latest``, and paths turbo does not read as paths:
-      ``workspace:/abs/p/a``, ``workspace:.``, ``workspace:..\\a``) -- the package named
-      ``dep_name``, whatever the range.
+    - ``workspace:<alias>@*`` / ``@^`` / ``@~`` (split at the *last* ``@``) -- the package named
+      ``alias``, with or without a version;
+    - otherwise a spec with a ``/`` that does not start with one -- a relative path: the package in
+      that directory, read from the package's directory and then from the root
+      (``workspace_path_target``). ``workspace:@p/a@^1`` is such a path (and names no directory:
+      no edge, even on a 1.0.0 ``@p/a``), as are ``workspace:@p/a@`` and ``workspace:@p/a``;
+    - anything else -- the package the dependency *names*, whatever follows: ``*``, ``^9``,
+      ``latest``, ``a@^1`` on a 2.0.0 ``a``, ``zz@1.0.0``, ``@``, and what turbo does not read as a
+      path (``/abs/p/a``, ``.``, ``..\\a``); ``"x": "workspace:a@^1"`` names ``x``, so no ``a``.
     """
     rest = spec[len(WORKSPACE_PROTOCOL):]
-    if "/" in rest and not rest.startswith(("/", "@")):
+    alias, at, shorthand = rest.rpartition("@")
+    if at and shorthand in ("*", "^", "~"):
+        return named(names, alias)
+    if "/" in rest and not rest.startswith("/"):
         return workspace_path_target(pkg, rest, dirs, root)
-    if "@" in rest:
-        alias, _, wanted = rest.rpartition("@")
-        found = named(names, alias)
-        return found if found and wanted and version_links(found.version, wanted) else None
     return named(names, dep_name)
 
 
@@ -255,12 +260,17 @@ def version_links(version: str | None, wanted: str) -> bool:
 
     turbo 2, measured: ``*`` always links (prereleases too); a package without a version
     (or with ``""``) links for nothing else; otherwise the range must be satisfied --
-    unless either side is not semver (``latest``, ``1.0``), which turbo counts as a link.
+    unless either side is not semver (``latest``, ``1.0``), which turbo counts as a link. A
+    range of nothing but blanks and ``||`` (``""``, ``" || "``) is no range turbo's semver
+    parser reads either, so it links any version, prereleases too (2.11.11, measured: ``""``
+    on a ``1.2.3-beta.1`` package links, where ``x`` and ``*||`` do not).
     """
     if wanted == "*":
         return True
     if not version:
         return False
+    if not wanted.replace("||", "").strip():
+        return True
     from . import semver  # only while building a graph (see ``packages``)
 
     ok = semver.satisfies(version, wanted)
@@ -433,6 +443,41 @@ def workspace_glob_problem(glob: str) -> str | None:
 
 
 @dataclasses.dataclass
+class PnpmCatalogs:
+    """pnpm-workspace.yaml's version catalogs as turbo 2.11.11 resolves ``catalog:`` specs when it
+    builds the package graph (measured): ``catalog:`` and ``catalog:default`` read the ``catalog``
+    table alone (``catalogs.default`` is never consulted), ``catalog:<name>`` reads
+    ``catalogs.<name>``, and the entry found is then linked like a spec written in package.json
+    (``workspace:*`` links, ``^1.0.0`` only with linkWorkspacePackages). A missing catalog or
+    entry links nothing. pnpm 12's own ``--filter`` links no ``catalog:`` spec at all, so only
+    the Turborepo graph reads them."""
+
+    default: dict[str, str]
+    named: dict[str, dict[str, str]]
+
+    def resolve(self, dep_name: str, spec: str) -> str | None:
+        """The spec ``dep_name: catalog:<name>`` stands for, or None when no catalog holds it."""
+        name = spec[len(CATALOG_PROTOCOL):]
+        table = self.default if name in ("", "default") else self.named.get(name, {})
+        return table.get(dep_name)
+
+
+def pnpm_catalogs(node: Any) -> PnpmCatalogs:
+    """The catalogs of a pnpm-workspace.yaml node tree ``pnpm_workspace_problem`` accepted: every
+    entry as its scalar's text, as turbo's serde struct reads it (``'@p/a': 1`` is ``"1"``)."""
+    import yaml
+
+    def table(value: Any) -> dict[str, str]:
+        return {str(k.value): str(v.value) for k, v in value.value} if isinstance(value, yaml.MappingNode) else {}
+
+    fields = _mapping_fields(node)
+    catalogs = fields.get("catalogs")
+    named = ({str(k.value): table(v) for k, v in catalogs.value if isinstance(k, yaml.ScalarNode)}
+             if isinstance(catalogs, yaml.MappingNode) else {})
+    return PnpmCatalogs(table(fields.get("catalog")), named)
+
+
+@dataclasses.dataclass
 class TurboDeclaration:
     """The workspace as turbo 2 reads its declaration (``turbo_workspace_globs``): what
     ``workspace.workspace_globs`` answers for the other tools, plus turbo's repo mode."""
@@ -446,6 +491,9 @@ class TurboDeclaration:
     single_package: bool = False
     #: why a declaration that is there is none for turbo (a warning), or None
     unreadable: str | None = None
+    #: pnpm-workspace.yaml ``catalog`` and ``catalogs``, each entry's text as written
+    #: (``pnpm_catalogs``); empty for the other managers, whose catalogs turbo never reads
+    catalogs: PnpmCatalogs = dataclasses.field(default_factory=lambda: PnpmCatalogs({}, {}))
 
     def as_tuple(self) -> tuple[str, list[str], dict[str, Any], str]:
         return self.manager, self.globs, self.settings, self.source
@@ -490,7 +538,7 @@ def turbo_workspace_globs(root: Path, tracker: InputTracker) -> TurboDeclaration
         if problem:
             return TurboDeclaration("pnpm", [], {}, PNPM_WORKSPACE, True, problem)
         globs = [_root_glob(str(item.value)) for item in _mapping_fields(node)["packages"].value]
-        return TurboDeclaration("pnpm", globs, data, PNPM_WORKSPACE, not globs)
+        return TurboDeclaration("pnpm", globs, data, PNPM_WORKSPACE, not globs, catalogs=pnpm_catalogs(node))
     # bun is read as npm; without packageManager, the lockfiles say
     manager = (pm_name if pm_name in ("npm", "yarn") else "npm") if pm_name else detect_manager(root) or "npm"
     declared = manifest.get("workspaces")
@@ -888,6 +936,11 @@ class TurboAdapter(PackageGraphAdapter):
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]
     ) -> JsPackage | None:
+        if spec.startswith(CATALOG_PROTOCOL) and self.declaration is not None:
+            found = self.declaration.catalogs.resolve(dep_name, spec)
+            if found is None:
+                return None
+            spec = found  # linked as if written in package.json (``PnpmCatalogs``)
         if spec.startswith(WORKSPACE_PROTOCOL):
             return turbo_workspace_target(pkg, dep_name, spec, names, dirs, self.root)
         if not self.link_workspace_packages:
@@ -897,7 +950,11 @@ class TurboAdapter(PackageGraphAdapter):
             # turbo 2 links the package the dependency *names*, wherever the path points
             # (``"@p/a": "link:../b"`` is an edge to @p/a, ``link:`` alone too; measured)
             return named(names, dep_name)
-        if sep and protocol != "npm":
+        if sep and (protocol != "npm" or "@" in rest[1:]):
+            # ``npm:<name>@<range>`` is a registry alias and links nothing, even to a package of
+            # that very name whose version satisfies it (``npm:@p/a@^1.0.0``, ``npm:a@``; npm,
+            # pnpm, yarn 1 and 4, bun alike, 2.11.11, measured); ``npm:^1.0.0``, ``npm:@p/a``
+            # and ``npm:latest`` are read as ranges below
             return None
         wanted = rest if sep else spec
         found = named(names, dep_name)
@@ -1342,5 +1399,8 @@ class TurboAdapter(PackageGraphAdapter):
         except (OSError, ValueError):
             return (name,)
         deps = config.get("globalDependencies") if isinstance(config, dict) else None
-        extra = tuple(str(p).removeprefix("./") for p in deps) if isinstance(deps, list) else ()
+        # turbo matches the globs as written, so ``./config.json`` (``./config/*.json``, ``!./x``)
+        # never matches a changed ``config.json`` (2.11.11, measured); the shared glob reader drops
+        # a leading ``./``, so such entries are left out here
+        extra = tuple(str(p) for p in deps if not str(p).removeprefix("!").startswith("./")) if isinstance(deps, list) else ()
         return (name, *extra)
