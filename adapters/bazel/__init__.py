@@ -21,7 +21,7 @@ from ctxsel.cache import InputTracker, ensure_cache_dir
 from ctxsel.errors import Location, ToolError, UnknownTargetError, UserError
 from ctxsel.graph import BuildGraph
 
-from .labels import BUILD_NAMES, PACKAGE_GROUP, LabelError, parse_label, valid_package_name, workspace_name
+from .labels import BUILD_NAMES, NON_RULE_KINDS, LabelError, parse_label, valid_package_name, workspace_name
 
 GLOBAL_FILES = ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", ".bazelrc", ".bazelversion")
 #: graph warnings that mean targets may be missing (tool mode's partial query, static mode's lost statements)
@@ -208,21 +208,17 @@ class BazelAdapter(Adapter):
         raise UnknownTargetError(spec, self.reportable_ids(graph), what=self.node_noun)
 
     def nodes_for_file(self, graph: BuildGraph, path: str) -> list[str]:
-        """Rules listing the file; for a BUILD file its package's rules, for a .bzl the rules
-        of every package loading it (``rbuildfiles`` then ``//pkg:all``)."""
+        """Rules listing the file; for a BUILD file also its package's rules, for a .bzl also
+        the rules of every package loading it (``rbuildfiles`` then ``//pkg:all``)."""
         owners = graph.owners_of_file(path)
-        if owners:
-            return owners
-        name = path.rsplit("/", 1)[-1]
-        if self.is_build_file(path):
-            return graph.nodes_in_package(path.rpartition("/")[0])
-        if name.endswith(".bzl"):
-            if self.loaded_by_workspace(path):
-                return sorted(self.reportable_ids(graph))
-            ids = sorted(n for pkg in self.packages_loading(graph, path) for n in graph.nodes_in_package(pkg))
-            if not ids:
+        loaders = self._loader_roots(graph, path)
+        if loaders is not None:
+            ids = sorted({*owners, *loaders})
+            if not ids and path.endswith(".bzl"):
                 self.warnings.append(f"{path}: no BUILD file loads this .bzl file")
             return ids
+        if owners:
+            return owners
         target = self._file_target(graph, path)
         if target:
             return [target]
@@ -264,7 +260,7 @@ class BazelAdapter(Adapter):
     def reportable(self, graph: BuildGraph, node_id: str) -> bool:
         """Rules, as ``kind(rule, rdeps(//..., X))``: a package group is a node (visibility
         leads through it) but never an answer, like the source files."""
-        return super().reportable(graph, node_id) and graph.node(node_id).kind != PACKAGE_GROUP
+        return super().reportable(graph, node_id) and graph.node(node_id).kind not in NON_RULE_KINDS
 
     # ------------------------------------------------------------ answers
     def test_command(self, tests: list[str]) -> list[str]:
@@ -302,22 +298,37 @@ class BazelAdapter(Adapter):
         """The roots ``bazel query rdeps`` would use for a changed file.
 
         A BUILD file changes every rule of its package, a ``.bzl`` every rule of every
-        package that loads it (``rbuildfiles``); a source file changes the rules that
-        list it (or the genrule that outputs it), and none when no rule does: rdeps of
-        an unreferenced file is empty, unlike ``nodes_for_file``'s package fallback.
+        package that loads it (``rbuildfiles``), each besides the rules that list it; a
+        source file changes the rules that list it (or the genrule that outputs it), and
+        none when no rule does: rdeps of an unreferenced file is empty, unlike
+        ``nodes_for_file``'s package fallback.
         """
-        name = path.rsplit("/", 1)[-1]
-        if self.is_build_file(path):
-            return graph.nodes_in_package(path.rpartition("/")[0])
-        if name.endswith(".bzl"):
-            if self.loaded_by_workspace(path):
-                return sorted(self.reportable_ids(graph))
-            return sorted({n for pkg in self.packages_loading(graph, path) for n in graph.nodes_in_package(pkg)})
         owners = graph.owners_of_file(path)
+        loaders = self._loader_roots(graph, path)
+        if loaders is not None:
+            return sorted({*owners, *loaders})
         if owners:
             return owners
         target = self._file_target(graph, path)
         return [target] if target else []
+
+    def _loader_roots(self, graph: BuildGraph, path: str) -> list[str] | None:
+        """The rules a change to a BUILD or .bzl file reaches through evaluation (None for
+        any other file): its package's rules, or every rule of every package loading the
+        .bzl (``rbuildfiles``), all of them when WORKSPACE loads it.
+
+        Callers add the rules that *list* the file: a .bzl named by a ``bzl_library``,
+        a stardoc input or a ``filegroup`` glob is both loaded and a source, and its change
+        reaches both sets (rules_pkg's ``pkg/private/tar/tar.bzl``: ctxsel answered only
+        the doc rules listing it for the path, only the loading packages for ``--files``).
+        """
+        if self.is_build_file(path):
+            return graph.nodes_in_package(path.rpartition("/")[0])
+        if not path.endswith(".bzl"):
+            return None
+        if self.loaded_by_workspace(path):
+            return sorted(self.reportable_ids(graph))
+        return sorted({n for pkg in self.packages_loading(graph, path) for n in graph.nodes_in_package(pkg)})
 
     def is_build_file(self, path: str) -> bool:
         """Whether ``path`` is the file Bazel reads for its directory's package.

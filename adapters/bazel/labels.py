@@ -20,6 +20,13 @@ BUILD_NAMES = ("BUILD.bazel", "BUILD")
 #: the kind of ``package_group`` targets: not rules, but graph nodes, because bazel query
 #: follows ``visibility`` to them (here, not in starlark_values, to keep CLI start light)
 PACKAGE_GROUP = "package_group"
+#: the kind of ``environment_group`` targets (Bazel's constraint environments): a target
+#: labels can name, but no rule and no dependency of anything (``rdeps`` of one of its
+#: environments does not list it, measured with Bazel 4.2.3)
+ENVIRONMENT_GROUP = "environment_group"
+#: target kinds a BUILD file declares that are not rules: never an answer of
+#: ``kind(rule, ...)``, never in ``native.existing_rules()``, no ``visibility`` edges
+NON_RULE_KINDS = frozenset({PACKAGE_GROUP, ENVIRONMENT_GROUP})
 
 
 class LabelError(ValueError):
@@ -185,6 +192,28 @@ def looks_like_label(value: str) -> bool:
 
 _WORKSPACE_NAME = re.compile(r"""\bworkspace\s*\(\s*name\s*=\s*["']([^"']+)["']""")
 _MODULE_NAME = re.compile(r"""\bmodule\s*\(\s*name\s*=\s*["']([^"']+)["']""")
+
+
+_MODULE_CALL = re.compile(r"""^module\s*\(([^)]*)\)""", re.M)
+
+
+def module_info(root: Path, tracker: InputTracker) -> dict[str, str] | None:
+    """``name`` and ``version`` of MODULE.bazel's ``module()`` (Bazel's default for each is
+    ""): what ``module_name()``/``module_version()`` return in the main repository's BUILD
+    files (rules_java names its release tarball ``"rules_java-%s" % module_version()``).
+    None without such a call."""
+    path = root / "MODULE.bazel"
+    if not (tracker.exists(path) and path.is_file()):
+        return None
+    m = _MODULE_CALL.search(tracker.read_text(path))
+    if m is None:
+        return None
+    out = {"name": "", "version": ""}
+    for key in out:
+        found = re.search(rf"""\b{key}\s*=\s*["']([^"']*)["']""", m.group(1))
+        if found:
+            out[key] = found.group(1)
+    return out
 
 
 def workspace_name(root: Path, tracker: InputTracker) -> str:

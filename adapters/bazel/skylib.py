@@ -81,7 +81,10 @@ collections = struct(after_each = _after_each, before_each = _before_each, uniq 
 ''',
     "lib/structs.bzl": '''
 def _to_dict(s):
-    return {k: getattr(s, k) for k in dir(s) if k not in ("to_json", "to_proto")}
+    names = dir(s)
+    if type(names) != "list":
+        return names  # a struct ctxsel cannot list (another repository's): unknown
+    return {k: getattr(s, k) for k in names if k not in ("to_json", "to_proto")}
 
 structs = struct(to_dict = _to_dict)
 ''',

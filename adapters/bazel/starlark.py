@@ -31,6 +31,7 @@ from .starlark_values import (
     Function,
     LabelValue,
     PackageContext,
+    PartialDict,
     RuleClass,
     Select,
     SelectorList,
@@ -41,6 +42,7 @@ from .starlark_values import (
     _check_size,
     _format_percent,
     _type_name,
+    dict_key,
 )
 
 MAX_STEPS = 2_000_000  # per top-level statement, macros it calls included
@@ -77,7 +79,9 @@ def parse(source: str, path: str) -> ast.Module:
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:  # NUL bytes come without a line (a ValueError before 3.11.?)
-        raise EvalError(f"syntax error: {exc.msg}", exc.lineno or _nul_line(text), path) from None
+        tree = _parse_mixed_loads(text, path, exc)
+        if tree is None:
+            raise EvalError(f"syntax error: {exc.msg}", exc.lineno or _nul_line(text), path) from None
     except ValueError as exc:
         raise EvalError(f"syntax error: {exc}", _nul_line(text), path) from None
     except (RecursionError, MemoryError):  # CPython's parser recurses per nesting level
@@ -96,6 +100,59 @@ def _nul_line(text: str) -> int | None:
     """The line of the first NUL character, which Python refuses without naming a line."""
     at = text.find("\0")
     return text.count("\n", 0, at) + 1 if at >= 0 else None
+
+
+def _parse_mixed_loads(text: str, path: str, error: SyntaxError) -> ast.Module | None:
+    """The tree of ``text`` whose ``load()`` statements name a symbol after an alias.
+
+    Starlark's grammar lets them mix (``load(":a.bzl", x = "y", "z")``: Bazel 4.2.3 loads
+    it), Python's calls do not, so ctxsel refused the whole workspace (exit 2) where Bazel
+    answers; ``"z"`` after an alias is ``z = "z"`` for the load, so it is rewritten that
+    way, on the same line (line numbers of later errors stay right).
+    None when ``error`` is another syntax error or the rewrite does not parse either.
+    """
+    if "positional argument follows keyword argument" not in (error.msg or ""):
+        return None
+    edits = _load_symbols_after_aliases(text)
+    if not edits:
+        return None
+    lines = text.splitlines(keepends=True)
+    for row, start, end, replacement in sorted(edits, reverse=True):
+        lines[row - 1] = lines[row - 1][:start] + replacement + lines[row - 1][end:]
+    try:
+        return ast.parse("".join(lines), filename=path)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _load_symbols_after_aliases(text: str) -> list[tuple[int, int, int, str]]:
+    """(row, start col, end col, ``z = "z"``) for each ``"z"`` that follows an alias inside
+    a top-level ``load(``; [] when ``text`` does not tokenize."""
+    import io
+    import tokenize
+
+    edits: list[tuple[int, int, int, str]] = []
+    depth, in_load, alias_seen, prev, prev_was_first, line_start = 0, False, False, None, False, True
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.OP and tok.string in "([{":
+                depth += 1
+                in_load = in_load or (depth == 1 and prev is not None and prev.string == "load" and prev_was_first)
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                depth -= 1
+                if depth == 0:
+                    in_load = alias_seen = False
+            elif in_load and depth == 1 and tok.type == tokenize.OP and tok.string == "=":
+                alias_seen = True
+            elif in_load and depth == 1 and alias_seen and tok.type == tokenize.STRING and prev is not None and prev.string in (",", "("):
+                value = ast.literal_eval(tok.string)
+                if isinstance(value, str) and value.isidentifier() and tok.start[0] == tok.end[0]:
+                    edits.append((tok.start[0], tok.start[1], tok.end[1], f"{value}={tok.string}"))
+            if tok.type not in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
+                prev, prev_was_first, line_start = tok, line_start, tok.type == tokenize.NEWLINE
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return []
+    return edits
 
 
 def _longest_statement_line(text: str) -> int | None:
@@ -288,6 +345,8 @@ class Interpreter:
         #: ``subpackages(include, exclude, allow_empty)`` of the package being evaluated (the
         #: static loader's, which knows the directory tree); None: unknown
         self.subpackages: Callable[[PackageContext, list[str], list[str], bool, int], list[str]] | None = None
+        #: ``name``/``version`` of the main module (``labels.module_info``); None: unknown
+        self.module: dict[str, str] | None = None
 
     # ------------------------------------------------------------ modules
     def exec_module(self, tree: ast.Module, path: str, globals_: dict[str, Any], per_statement: Callable[[EvalError], None] | None = None) -> None:
@@ -439,7 +498,7 @@ class Interpreter:
             container = self._eval(target.value, g, loc, path)
             key = self._eval(target.slice, g, loc, path)
             if isinstance(container, dict):
-                container[key] = value
+                container[self._hashable(key, target, path)] = value
             elif isinstance(container, list) and isinstance(key, int):
                 try:
                     container[key] = value
@@ -562,9 +621,7 @@ class Interpreter:
     def _hashable(v: Any, node: ast.AST, path: str) -> Any:
         if isinstance(v, list):
             raise EvalError("unhashable type: list", getattr(node, "lineno", None), path)
-        if isinstance(v, LabelValue):
-            return v.text
-        return v
+        return dict_key(v)
 
     def _truth(self, v: Any) -> bool:
         if v is UNKNOWN or isinstance(v, UnknownCallable):
@@ -671,10 +728,9 @@ class Interpreter:
                 return a == b
             if isinstance(op, ast.NotEq):
                 return a != b
-            if isinstance(op, ast.In):
-                return a in b if not isinstance(b, (Select, SelectorList, Struct)) else False
-            if isinstance(op, ast.NotIn):
-                return a not in b if not isinstance(b, (Select, SelectorList, Struct)) else True
+            if isinstance(op, (ast.In, ast.NotIn)):
+                found = (dict_key(a) if isinstance(b, dict) else a) in b if not isinstance(b, (Select, SelectorList, Struct)) else False
+                return found if isinstance(op, ast.In) else not found
             if isinstance(op, ast.Lt):
                 return a < b
             if isinstance(op, ast.LtE):
@@ -749,18 +805,25 @@ class Interpreter:
             else:
                 args.append(self._eval(a, g, loc, path))
         kwargs: dict[str, Any] = {}
+        unknown_keys = False
         for kw in node.keywords:
             if kw.arg is None:
                 extra = self._eval(kw.value, g, loc, path)
                 if isinstance(extra, dict):
                     kwargs.update({str(k): v for k, v in extra.items()})
+                    unknown_keys = unknown_keys or isinstance(extra, PartialDict)
                 elif extra is not UNKNOWN and not isinstance(extra, UnknownCallable):
                     # a value loaded from a file ctxsel did not evaluate may well be a dict
                     # (``attrs = dict(_attrs, **resource_set_attr)`` in rules_oci): its keys are unknown
                     raise EvalError("** argument must be a dict", node.lineno, path)
+                else:
+                    unknown_keys = True
             else:
                 kwargs[kw.arg] = self._eval(kw.value, g, loc, path)
-        return self.call(fn, args, kwargs, node.lineno, path)
+        result = self.call(fn, args, kwargs, node.lineno, path)
+        if unknown_keys and isinstance(result, Struct):
+            result.open = True
+        return result
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], line: int, path: str) -> Any:
         if isinstance(fn, Builtin):
@@ -871,6 +934,8 @@ class Interpreter:
         if isinstance(obj, Struct):
             if attr in obj.fields:
                 return obj.fields[attr]
+            if obj.open:
+                return UNKNOWN
             raise EvalError(f"struct has no field {attr!r}", line, path)
         if isinstance(obj, LabelValue):
             return self._label_attr(obj, attr, line, path)

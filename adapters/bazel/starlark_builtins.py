@@ -6,9 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from .starlark_values import (
+    ENVIRONMENT_GROUP,
     MAX_SEQUENCE,
+    NON_RULE_KINDS,
     PACKAGE_GROUP,
     UNKNOWN,
+    PartialDict,
     AspectClass,
     AttrSpec,
     Builtin,
@@ -25,6 +28,7 @@ from .starlark_values import (
     _repr,
     _str,
     _type_name,
+    dict_key,
     flatten,
 )
 
@@ -105,11 +109,20 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
                 raise EvalError("package_group() needs a string name")
             interp.ctx.targets.append(TargetCall(PACKAGE_GROUP, name, {"includes": includes}, interp.ctx.line, RuleClass(PACKAGE_GROUP)))
 
+    @builtin("environment_group")
+    def _environment_group(name: Any = None, environments: Any = (), defaults: Any = ()) -> None:
+        # a native BUILD function of Bazel 4-8 whose target no query follows: its
+        # environments have no edge to it, so it is a node that is never an answer
+        if interp.ctx is not None:
+            if not isinstance(name, str) or not name:
+                raise EvalError("environment_group() needs a string name")
+            interp.ctx.targets.append(TargetCall(ENVIRONMENT_GROUP, name, {}, interp.ctx.line, RuleClass(ENVIRONMENT_GROUP)))
+
     @builtin("existing_rules")
     def _existing_rules() -> dict[str, Any]:
         if interp.ctx is None:
             return {}
-        return {t.name: {**t.attrs, "kind": t.kind} for t in interp.ctx.targets if t.kind != PACKAGE_GROUP}  # rules only
+        return {t.name: {**t.attrs, "kind": t.kind} for t in interp.ctx.targets if t.kind not in NON_RULE_KINDS}  # rules only
 
     @builtin("existing_rule")
     def _existing_rule(name: str) -> Any:
@@ -122,6 +135,13 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     @builtin("print")
     def _print(*args: Any, **kwargs: Any) -> None:
         return None
+
+    def _dir(o: Any) -> Any:
+        """Field and method names; UNKNOWN for a value of another repository's .bzl (whose
+        fields ctxsel cannot list: skylib's ``structs.to_dict`` of it is then UNKNOWN, not {})."""
+        if o is UNKNOWN or isinstance(o, UnknownCallable) or (isinstance(o, Struct) and o.open):
+            return UNKNOWN
+        return sorted(o.fields) if isinstance(o, Struct) else sorted(m for t, m in METHODS if t is type(o))
 
     @builtin("struct")
     def _struct(**kwargs: Any) -> Struct:
@@ -148,6 +168,18 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
         if interp.call_path.startswith("@"):
             return f"{interp.call_path.rsplit(':', 1)[0]}:{name}"
         return f"//{interp.package_of(interp.call_path)}:{name}"
+
+    def _package_relative_label(value: Any) -> Any:
+        """``native.package_relative_label``: a Label stays itself (flatbuffers passes
+        ``Label("//ts:x")``; ctxsel wrapped it in a second Label, whose text was no string,
+        and the macro's genrule failed), a string is read in the BUILD file's package."""
+        if isinstance(value, LabelValue) or value is UNKNOWN:
+            return value
+        if not isinstance(value, str):
+            raise EvalError(f"package_relative_label: got {_type_name(value)}, want string or Label")
+        if value.startswith(("//", "@")):
+            return LabelValue(value)
+        return LabelValue(f"//{interp.ctx.package if interp.ctx else ''}:{value.removeprefix(':')}")
 
     @builtin("rule")
     def _rule(implementation: Any = None, attrs: Any = None, outputs: Any = None, **kwargs: Any) -> RuleClass:
@@ -189,6 +221,8 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
             return [resolve(v) for v in default]
         if kind == "label_dict" and isinstance(default, dict):
             return {resolve(k): v for k, v in default.items()}
+        if kind == "label_values_dict" and isinstance(default, dict):
+            return {k: resolve(v) for k, v in default.items()}
         return default
 
     def attr_fn(kind: str) -> Builtin:
@@ -200,7 +234,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
 
     b["attr"] = Struct({
         "label": attr_fn("label"), "label_list": attr_fn("label_list"),
-        "label_keyed_string_dict": attr_fn("label_dict"), "string_keyed_label_dict": attr_fn("label_dict"),
+        "label_keyed_string_dict": attr_fn("label_dict"), "string_keyed_label_dict": attr_fn("label_values_dict"),
         "output": attr_fn("output"), "output_list": attr_fn("output_list"),
         **{n: attr_fn("other") for n in ("string", "string_list", "int", "int_list", "bool", "string_dict", "string_list_dict", "license")},
     })
@@ -218,7 +252,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     b["bool"] = Builtin("bool", lambda x=False: interp._truth(x))
     b["type"] = Builtin("type", _type_name)
     b["hasattr"] = Builtin("hasattr", lambda o, n: isinstance(o, Struct) and n in o.fields or (type(o), n) in METHODS)
-    b["dir"] = Builtin("dir", lambda o: sorted(o.fields) if isinstance(o, Struct) else sorted(m for t, m in METHODS if t is type(o)))
+    b["dir"] = Builtin("dir", _dir)
     b["getattr"] = Builtin("getattr", lambda o, n, *d: o.fields.get(n, d[0] if d else UNKNOWN) if isinstance(o, Struct) else (d[0] if d else UNKNOWN))
 
     @builtin("int")
@@ -238,8 +272,11 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
 
     @builtin("dict")
     def _dict(*args: Any, **kwargs: Any) -> Any:
-        out: dict[Any, Any] = {}
+        unknown = any(a is UNKNOWN or isinstance(a, UnknownCallable) for a in args)
+        out: dict[Any, Any] = PartialDict() if unknown else {}
         for a in args:
+            if a is UNKNOWN or isinstance(a, UnknownCallable):
+                continue
             if isinstance(a, dict):
                 out.update(a)
             else:
@@ -285,14 +322,16 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
 
     native_fields: dict[str, Any] = {
         name: b[name]
-        for name in ("glob", "subpackages", "package_name", "repository_name", "exports_files", "package_group", "existing_rules", "existing_rule", "licenses")
+        for name in ("glob", "subpackages", "package_name", "repository_name", "exports_files", "package_group", "environment_group", "existing_rules", "existing_rule", "licenses")
     }
     # Bazel 7: the main repository's canonical name is "" (a macro reads it to tell an
-    # external repository apart); module_name/module_version: this module's, unknown here
+    # external repository apart); module_name/module_version: MODULE.bazel's module()
     native_fields["repo_name"] = Builtin("repo_name", lambda: "")
-    native_fields["module_name"] = Builtin("module_name", lambda: UNKNOWN)
-    native_fields["module_version"] = Builtin("module_version", lambda: UNKNOWN)
-    native_fields["package_relative_label"] = Builtin("package_relative_label", lambda x: LabelValue(x if str(x).startswith(("//", "@")) else f"//{interp.ctx.package if interp.ctx else ''}:{str(x).lstrip(':')}"))
+    native_fields["module_name"] = Builtin("module_name", lambda: interp.module["name"] if interp.module is not None else UNKNOWN)
+    native_fields["module_version"] = Builtin("module_version", lambda: interp.module["version"] if interp.module is not None else UNKNOWN)
+    native_fields["package_relative_label"] = Builtin("package_relative_label", _package_relative_label)
+    for name in ("repo_name", "module_name", "module_version", "package_relative_label"):
+        b.setdefault(name, native_fields[name])  # BUILD globals too (Bazel 7)
     b["native"] = NativeModule(native_fields, interp.native_rules)
     return b
 
@@ -351,6 +390,8 @@ def _join(sep: str, items: Any) -> Any:
     if items is UNKNOWN or isinstance(items, UnknownCallable):
         return UNKNOWN  # ``",".join(all_requirements)``, a list loaded from another repository
     parts = list(items.keys() if isinstance(items, dict) else items)
+    if any(p is UNKNOWN or isinstance(p, UnknownCallable) for p in parts):
+        return UNKNOWN  # an element of another repository's value (rules_java's genrule cmd)
     if not all(isinstance(p, str) for p in parts):
         raise EvalError("join() needs strings")
     if sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0) > MAX_SEQUENCE:
@@ -382,12 +423,17 @@ def _list_extend(lst: list[Any], xs: Any) -> None:
     _check_size(lst)
 
 
-def _dict_pop(d: dict[Any, Any], k: Any, *default: Any) -> Any:
-    if k in d:
-        return d.pop(k)
-    if default:
-        return default[0]
-    raise EvalError(f"key {k!r} not found")
+_UNBOUND = object()
+
+
+def _dict_pop(d: dict[Any, Any], key: Any, default: Any = _UNBOUND) -> Any:
+    """``D.pop(key[, default])``, ``default`` by keyword too (rules_cc's toolchain.bzl)."""
+    key = dict_key(key)
+    if key in d:
+        return d.pop(key)
+    if default is not _UNBOUND:
+        return default
+    raise EvalError(f"key {key!r} not found")
 
 
 def _split(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
@@ -438,13 +484,13 @@ METHODS: dict[tuple[type, str], Callable[..., Any]] = {
     (list, "pop"): lambda lst, *i: lst.pop(*i),
     (list, "index"): lambda lst, x, *a: lst.index(x, *a),
     (list, "clear"): lambda lst: lst.clear(),
-    (dict, "get"): lambda d, k, default=None: d.get(k, default) if not isinstance(k, list) else default,
+    (dict, "get"): lambda d, k, default=None: d.get(dict_key(k), default) if not isinstance(k, list) else default,
     (dict, "keys"): lambda d: list(d.keys()),
     (dict, "values"): lambda d: list(d.values()),
     (dict, "items"): lambda d: list(d.items()),
     (dict, "update"): lambda d, *a, **k: [d.update(x) for x in a if isinstance(x, dict)] and None or d.update(k),
     (dict, "pop"): _dict_pop,
-    (dict, "setdefault"): lambda d, k, v=None: d.setdefault(k, v),
+    (dict, "setdefault"): lambda d, k, v=None: d.setdefault(dict_key(k), v),
     (dict, "clear"): lambda d: d.clear(),
     (tuple, "index"): lambda t, x: t.index(x),
     (tuple, "count"): lambda t, x: t.count(x),

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .labels import PACKAGE_GROUP  # noqa: F401 (re-exported for the builtins)
+from .labels import ENVIRONMENT_GROUP, NON_RULE_KINDS, PACKAGE_GROUP  # noqa: F401 (re-exported for the builtins)
 
 MAX_SEQUENCE = 1_000_000  # longest list/string an operation may build
 
@@ -60,16 +60,28 @@ class SelectorList:
     parts: list[Any]
 
 
+class PartialDict(dict):  # type: ignore[type-arg]
+    """``dict(x, k = v)`` where ``x`` is another repository's value: ``k`` is known, the rest
+    is not (a ``rule(attrs = dict(py_common.API_ATTRS, deps = ...))`` keeps its ``deps``; a
+    ``struct(**it)`` is open)."""
+
+
 @dataclass
 class Struct:
     fields: dict[str, Any]
+    #: built with a ``**`` argument ctxsel could not evaluate (a dict of another
+    #: repository's .bzl): fields it does not know may exist, so reading one is UNKNOWN, not
+    #: an error (rules_cc's test subjects, ``struct(**(structs.to_dict(_subjects) | ...))``)
+    open: bool = False
 
 
 @dataclass
 class AttrSpec:
     """What ``attr.label_list(default=...)`` and friends declare about an attribute."""
 
-    type: str  # label | label_list | label_dict | output | output_list | other
+    #: label | label_list | label_dict (labels are the keys) | label_values_dict (labels are
+    #: the values: ``attr.string_keyed_label_dict``) | output | output_list | other
+    type: str
     default: Any = None
     #: ``aspects = [...]`` of a label attribute: their label defaults are deps of the target
     aspects: tuple[AspectClass, ...] = ()
@@ -139,14 +151,24 @@ class UnknownCallable:
         return hash((self.symbol, self.origin))
 
 
-@dataclass
+@dataclass(frozen=True)
 class LabelValue:
-    """``Label("//pkg:x")``: used as a string wherever an attribute wants a label."""
+    """``Label("//pkg:x")``: used as a string wherever an attribute wants a label.
+
+    Frozen, so hashable like Bazel's Label: rules_cc's ``label_utils.bzl`` dedupes labels
+    as dict keys (7 statements of rules_cc failed "unhashable type")."""
 
     text: str
 
     def __str__(self) -> str:
         return self.text
+
+
+def dict_key(key: Any) -> Any:
+    """A dict key as ctxsel stores it: a Label by its text, so ``{Label("//a:b"): 1}``,
+    ``d[native.package_relative_label(x)] = 1``, ``in`` and ``get`` all meet (rules_cc's
+    ``label_utils.bzl`` stored by Label and looked up by text: "key not found")."""
+    return key.text if isinstance(key, LabelValue) else key
 
 
 @dataclass
@@ -234,6 +256,21 @@ def flatten(value: Any) -> list[Any]:
     return [value]
 
 
+def dict_values(value: Any) -> list[Any]:
+    """The values of a dict attribute (select() branches unioned, list values spread):
+    where a string-keyed label dict keeps its labels, which ``flatten`` (keys) misses."""
+    if isinstance(value, SelectorList):
+        return [v for part in value.parts for v in dict_values(part)]
+    if isinstance(value, Select):
+        return [v for branch in value.branches.values() for v in dict_values(branch)]
+    if not isinstance(value, dict):
+        return []
+    out: list[Any] = []
+    for v in value.values():
+        out.extend(v if isinstance(v, (list, tuple)) else [v])
+    return out
+
+
 def select_keys(value: Any) -> list[str]:
     """The config_setting labels a configurable value depends on."""
     out: list[str] = []
@@ -264,22 +301,38 @@ def _check_size(v: Any) -> Any:
     return v
 
 
-_PERCENT_WIDTH = re.compile(r"%(?:\([^)]*\))?([-+ #0-9.*]*)")
+#: a ``%`` conversion's flags, width and precision ("%%" is a literal percent sign)
+_PERCENT_SPEC = re.compile(r"%%|%(?:\([^)]*\))?([-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d*))?)")
 
 
 def _format_percent(fmt: str, args: Any) -> str:
     if not isinstance(args, tuple):
         args = (args,)
-    conv: list[Any] = []
-    for a in args:
-        conv.append(_str(a) if isinstance(a, (list, dict, bool, type(None), Struct, LabelValue)) else a)
-    for flags_width in _PERCENT_WIDTH.findall(fmt):  # "%999999999d" would build a gigabyte first
-        if "*" in flags_width or any(len(d) > 4 for d in re.findall(r"\d+", flags_width)):
-            raise EvalError("string formatting: width or precision too large")
+    conv = [a if isinstance(a, (int, float)) and not isinstance(a, bool) else _Printable(a) for a in args]
+    for m in _PERCENT_SPEC.finditer(fmt):
+        # Starlark has none (Bazel 4.2.3: 'unsupported format character "0" at index 1 in
+        # "%03d"', likewise "%5s", "%-4s", "%.2f"); Python's would also let "%999999999d"
+        # build a gigabyte. Bazel fails the package there, ctxsel the statement.
+        if m.group(0) != "%%" and m.group(1):
+            raise EvalError(f"string formatting: unsupported format flags, width or precision {m.group(0)!r}")
     try:
         return fmt % tuple(conv)
     except (TypeError, ValueError) as exc:
         raise EvalError(f"string formatting: {exc}") from None
+
+
+@dataclass(frozen=True)
+class _Printable:
+    """A value for Python's ``%``: ``%s`` prints Starlark's str, ``%r`` Starlark's repr
+    (``"%r" % "x"`` is ``"x"`` in double quotes; Python's repr gave ``'x'``)."""
+
+    value: Any
+
+    def __str__(self) -> str:
+        return _str(self.value)
+
+    def __repr__(self) -> str:
+        return _repr(self.value)
 
 
 def _str(v: Any) -> str:
@@ -297,6 +350,8 @@ def _str(v: Any) -> str:
         return "(" + ", ".join(_repr(x) for x in v) + ("," if len(v) == 1 else "") + ")"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_repr(k)}: {_repr(x)}" for k, x in v.items()) + "}"
+    if type(v) is Struct:
+        return "struct(" + ", ".join(f"{k} = {_repr(x)}" for k, x in v.fields.items()) + ")"
     return str(v)
 
 

@@ -23,10 +23,11 @@ from ctxsel.errors import Location, ParseError
 from ctxsel.globs import BAZEL, BAZEL_DIRS, glob_regex
 from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 
-from .labels import BUILD_NAMES, Label, LabelError, looks_like_label, parse_label, subpackage_crossed, valid_package_name, workspace_name
+from .labels import BUILD_NAMES, Label, LabelError, looks_like_label, module_info, parse_label, subpackage_crossed, valid_package_name, workspace_name
 from .skylib import skylib_source
 from .starlark import Interpreter, build_dialect_issues, parse
 from .starlark_values import (
+    NON_RULE_KINDS,
     PACKAGE_GROUP,
     UNKNOWN,
     AttrSpec,
@@ -37,6 +38,7 @@ from .starlark_values import (
     Select,
     SelectorList,
     TargetCall,
+    dict_values,
     flatten,
     select_keys,
 )
@@ -57,6 +59,8 @@ platform proto_lang_toolchain proto_library py_binary py_library py_runtime py_t
 test_suite toolchain toolchain_type android_binary android_library android_test android_local_test
 android_sdk aar_import starlark_doc_extract fdo_profile fdo_prefetch_hints propeller_optimize
 cc_libc_top_alias cc_host_toolchain_alias xcode_config xcode_version available_xcodes
+config_feature_flag cc_toolchain_alias java_runtime_alias java_toolchain_alias xcode_config_alias
+action_listener extra_action apple_binary apple_static_library apple_cc_toolchain j2objc_library
 """.split())
 
 #: Attributes of native rules whose strings are labels (bazel query follows all of them).
@@ -72,8 +76,12 @@ linker_files objcopy_files strip_files coverage_files toolchain_config toolchain
 singlejar genclass ijar header_compiler bootclasspath extclasspath roots embed manifest
 linkstamp proguard_specs scope deploy_env reexport_deps non_arc_srcs pch archives plugin runtime fulfills
 cpu_constraints os_constraints profile libc_top dynamic_runtime_lib static_runtime_lib javac oneversion
-applicable_licenses assets resource_files debug_key
+applicable_licenses assets resource_files debug_key extra_actions jre_deps avoid_deps
 """.split())
+#: label attributes with a name too common to count for every kind (an unknown macro's
+#: ``versions = ["1.0"]`` is no label): only for these native rules
+KIND_LABEL_ATTRS = frozenset({("xcode_config", "versions"), ("xcode_config", "default"),
+                              ("available_xcodes", "versions"), ("available_xcodes", "default")})
 
 #: Attributes that never hold labels, whatever the rule (for rules we cannot type).
 NON_LABEL_ATTRS = frozenset("""
@@ -222,6 +230,7 @@ class StaticLoader:
     def discover(self) -> None:
         """Find every package; remember every directory listing for glob()."""
         self.main_repo_name = workspace_name(self.root, self.tracker)
+        self.interp.module = module_info(self.root, self.tracker)
         ignored = bazelignore(self.root, self.tracker)
         rc = workspace_rc(self.root, self.tracker)
         self.report.missing_rc_imports = rc.missing
@@ -611,7 +620,7 @@ class GraphAssembler:
             if not _is_label_attr(call, attr):
                 continue
             strict = _strict_label_attr(call, attr)
-            for v in flatten(value):
+            for v in _label_candidates(call, attr, value):
                 if isinstance(v, LabelValue):
                     v = v.text
                 if not isinstance(v, str) or not v or (not strict and not looks_like_label(v)):
@@ -705,7 +714,7 @@ class GraphAssembler:
         self._duplicated_labels(label, package)
         deps = list(self._rule_labels(label))  # (label text, edge type)
         visibility = call.attrs.get("visibility")
-        if call.kind != PACKAGE_GROUP:
+        if call.kind not in NON_RULE_KINDS:
             res = self.packages[package]
             deps += self._visibility_deps(res.default_visibility if visibility is None else visibility, package)
         if call.kind == "test_suite" and not flatten(call.attrs.get("tests", [])):
@@ -785,8 +794,8 @@ def _label_defaults(specs: dict[str, AttrSpec]) -> list[str]:
     """The label texts the defaults of these label attributes name."""
     out: list[str] = []
     for spec in specs.values():
-        if spec.type in ("label", "label_list", "label_dict") and spec.default not in (None, UNKNOWN):
-            for v in flatten(spec.default):
+        if spec.type in LABEL_TYPES and spec.default not in (None, UNKNOWN):
+            for v in dict_values(spec.default) if spec.type == "label_values_dict" else flatten(spec.default):
                 text = v.text if isinstance(v, LabelValue) else v
                 if isinstance(text, str) and text:
                     out.append(text)
@@ -821,6 +830,10 @@ def _expand_output_template(template: str, call: TargetCall) -> str | None:
 #: edge; the flag's value reaches its users through a late-bound attribute query cannot see;
 #: rules_rust 0.1.0's ``//util/import:import_macro_label`` closed a dependency cycle there and
 #: gave the rules its rust rules depend on extra dependents)
+#: native attributes that map strings to labels (Bazel's LABEL_DICT_UNARY type)
+LABEL_VALUED_DICT_ATTRS = frozenset({("cc_toolchain_suite", "toolchains")})
+#: ``AttrSpec.type`` values whose attribute names labels
+LABEL_TYPES = ("label", "label_list", "label_dict", "label_values_dict")
 NODEP_ATTRS = frozenset({("toolchain", "toolchain"), ("label_flag", "build_setting_default"),
                          ("label_setting", "build_setting_default")})
 
@@ -832,10 +845,24 @@ def _is_label_attr(call: TargetCall, attr: str) -> bool:
         return False
     spec = call.rule.attrs.get(attr) if call.rule is not None and call.rule.attrs else None
     if spec is not None:
-        return spec.type in ("label", "label_list", "label_dict")
+        return spec.type in LABEL_TYPES
     if call.rule is not None and call.rule.native:
-        return attr in LABEL_ATTRS
+        return attr in LABEL_ATTRS or (call.kind, attr) in KIND_LABEL_ATTRS
     return True  # untyped (unknown kind): label-looking strings count, see _strict_label_attr
+
+
+def _label_candidates(call: TargetCall, attr: str, value: Any) -> list[Any]:
+    """The values of a label attribute that name labels: a dict's keys (``label_keyed_string_dict``,
+    ``config_setting.flag_values``), but its values for a string-keyed label dict
+    (``attr.string_keyed_label_dict``, ``cc_toolchain_suite.toolchains``: query follows
+    ``//k:suite -> :cc``, measured with 4.2.3, where ctxsel had no edge), both when untyped."""
+    spec = call.rule.attrs.get(attr) if call.rule is not None and call.rule.attrs else None
+    native = call.rule is not None and call.rule.native
+    if (spec is not None and spec.type == "label_values_dict") or (native and (call.kind, attr) in LABEL_VALUED_DICT_ATTRS):
+        return dict_values(value)
+    if spec is None and not native:
+        return [*flatten(value), *(v for v in dict_values(value) if isinstance(v, str))]
+    return flatten(value)
 
 
 def _strict_label_attr(call: TargetCall, attr: str) -> bool:
@@ -843,7 +870,7 @@ def _strict_label_attr(call: TargetCall, attr: str) -> bool:
     spec = call.rule.attrs.get(attr) if call.rule is not None and call.rule.attrs else None
     if spec is not None:
         return True
-    return attr in LABEL_ATTRS
+    return attr in LABEL_ATTRS or (call.kind, attr) in KIND_LABEL_ATTRS
 
 
 def _is_output_attr(call: TargetCall, attr: str) -> bool:
@@ -897,9 +924,10 @@ def bazelignore(root: Path, tracker: InputTracker) -> set[str]:
         return set()
     out = set()
     for line in tracker.read_text(path).splitlines():
-        if line and not line.startswith("#"):
+        if line and not line.startswith(("#", "/")):
             # Bazel reads each line as a PathFragment: "./gen/" and "gen//x/." are "gen", "gen/x";
-            # nothing is trimmed, so "  gen" names no directory (measured with 4.2.3)
+            # nothing is trimmed, so "  gen" names no directory; an absolute "/gen" is a prefix
+            # of no package path, so it ignores nothing (measured with 4.2.3)
             line = posixpath.normpath(line).strip("/")
             if line not in (".", ".."):
                 out.add(line)
