@@ -18,19 +18,22 @@ Yarn reads workspaces its own way (no peers, no ``workspace:`` in yarn 1): ``yar
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections import Counter
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ctxsel.cache import InputTracker
-from ctxsel.errors import ToolError
+from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import BuildGraph
 
 from . import semver
 from .packages import WORKSPACE_PROTOCOL, PackageGraphAdapter, path_target, workspace_target
-from .workspace import PNPM_WORKSPACE, JsPackage, JsWorkspace, require_unique_names, root_manifest
+from .workspace import (
+    MANIFEST, PNPM_WORKSPACE, JsPackage, JsWorkspace, key_line, require_unique_names, root_manifest,
+)
 
 #: specs npm links to a workspace package whatever its version (even none, or ``1.0``);
 #: ``x`` is an ordinary range there, which a version that is not semver fails (npm 11, measured)
@@ -113,7 +116,33 @@ def _packages_at_or_below(ws: JsWorkspace) -> Counter[str]:
 
 
 def _declares_workspaces(root: Path) -> bool:
-    return isinstance(root_manifest(root).get("workspaces"), (list, dict))
+    """Any ``workspaces`` but null: npm reads every other value, and refuses the wrong ones
+    (``npm_workspaces_problem``)."""
+    return root_manifest(root).get("workspaces") is not None
+
+
+def npm_workspaces_problem(declared: Any) -> str | None:
+    """Why npm refuses a root ``workspaces`` value, in its words, or None.
+
+    ``@npmcli/map-workspaces`` takes ``workspaces.packages`` when that is an array, else
+    ``workspaces`` itself, and fails unless that is an array of strings (npm 11.19.1,
+    measured: ``"packages/*"``, ``{}``, ``{"nohoist": [...]}``, ``0`` and ``""`` give
+    EWORKSPACESCONFIG, a number among the globs "pattern.match is not a function";
+    ``null`` and ``[]`` are no workspaces).
+    """
+    if declared is None:
+        return None
+    packages = declared.get("packages") if isinstance(declared, dict) else None
+    patterns = packages if isinstance(packages, list) else declared
+    if not isinstance(patterns, list):
+        return "npm: workspaces config expects an Array (EWORKSPACESCONFIG)"
+    bad = next((p for p in patterns if not isinstance(p, str)), _NO_BAD)
+    if bad is not _NO_BAD:
+        return f"npm: every workspaces entry must be a glob string, not {json.dumps(bad)} (\"pattern.match is not a function\")"
+    return None
+
+
+_NO_BAD = object()
 
 
 class NpmAdapter(PackageGraphAdapter):
@@ -131,6 +160,11 @@ class NpmAdapter(PackageGraphAdapter):
     negation_rule: ClassVar[str] = "npm"
 
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
+        if self.name == "npm":
+            text = tracker.read_text(self.root / MANIFEST)
+            problem = npm_workspaces_problem(root_manifest(self.root).get("workspaces"))
+            if problem:
+                raise ParseError(problem, Location(MANIFEST, key_line(text, "workspaces")))
         ws = super().workspace(tracker)
         if self.names_unnamed_by_folder:
             for pkg in ws.packages:

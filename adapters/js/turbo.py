@@ -277,34 +277,6 @@ def version_links(version: str | None, wanted: str) -> bool:
     return ok is None or ok
 
 
-def key_line(text: str, key: str) -> int | None:
-    """The line of the top-level ``"key":`` in a JSON(C) text (None when absent).
-
-    Depth-aware, so a task or option of the same name deeper down is not it; comments are
-    blanked first (``strip_jsonc``), so a quote or brace inside one does not count.
-    """
-    import json
-    import re
-
-    from .workspace import strip_jsonc
-
-    text = strip_jsonc(text)
-    depth = 0
-    for m in re.finditer(r'"(?:\\.|[^"\\])*"|[{}\[\]]', text):
-        tok = m.group(0)
-        if tok in ("{", "["):
-            depth += 1
-        elif tok in ("}", "]"):
-            depth -= 1
-        elif depth == 1 and re.match(r"\s*:", text[m.end():]):
-            try:
-                if json.loads(tok) == key:
-                    return text.count("\n", 0, m.start()) + 1
-            except ValueError:
-                continue
-    return None
-
-
 def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: bool) -> None:
     """Raise ParseError where turbo 2 refuses a turbo.json (each measured with turbo 2.11.11,
     which stops ``turbo run`` and ``turbo query`` with these errors):
@@ -320,6 +292,8 @@ def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: boo
 
     ``where`` is the file as the user knows it (``p/a/turbo.jsonc``).
     """
+    from .workspace import key_line
+
     if "pipeline" in config and "tasks" in config:
         raise ParseError(
             'a turbo.json with both "pipeline" (turbo 1) and "tasks" (turbo 2): turbo 2 refuses "pipeline"',
@@ -836,7 +810,7 @@ class TurboAdapter(PackageGraphAdapter):
         appends ``/node_modules/**``); npm, pnpm, Yarn 2+ and bun take ``packages/*/``
         (2.11.11, measured). ``turbo ls`` then fails, and ``turbo run`` falls back to the root
         alone (single-package mode): no selection from those globs is turbo's."""
-        from .workspace import PNPM_WORKSPACE
+        from .workspace import PNPM_WORKSPACE, key_line
 
         pm = ws.packages[0].manifest.get("packageManager") if ws.packages and ws.packages[0].is_root else None
         yarn1 = isinstance(pm, str) and pm.startswith("yarn@1.")
@@ -1054,6 +1028,8 @@ class TurboAdapter(PackageGraphAdapter):
 
     def _extends_location(self, rel: str, tracker: InputTracker) -> Location:
         """Where a package turbo.json says ``extends``, for errors about it."""
+        from .workspace import key_line
+
         where = self.package_config_files[rel]
         return Location(where, key_line(tracker.read_text(self.root / where), "extends"))
 

@@ -157,6 +157,29 @@ def strip_jsonc(text: str) -> str:
     return _JSONC_TOKEN.sub(blank, text)
 
 
+def key_line(text: str, key: str) -> int | None:
+    """The line of the top-level ``"key":`` in a JSON(C) text (None when absent).
+
+    Depth-aware, so a task or option of the same name deeper down is not it; comments are
+    blanked first (``strip_jsonc``), so a quote or brace inside one does not count.
+    """
+    text = strip_jsonc(text)
+    depth = 0
+    for m in re.finditer(r'"(?:\\.|[^"\\])*"|[{}\[\]]', text):
+        tok = m.group(0)
+        if tok in ("{", "["):
+            depth += 1
+        elif tok in ("}", "]"):
+            depth -= 1
+        elif depth == 1 and re.match(r"\s*:", text[m.end():]):
+            try:
+                if json.loads(tok) == key:
+                    return text.count("\n", 0, m.start()) + 1
+            except ValueError:
+                continue
+    return None
+
+
 def read_jsonc(path: Path, tracker: InputTracker) -> dict[str, Any]:
     """Like ``read_json`` for files the tools read as JSONC (comments, trailing commas)."""
     return _json_object(strip_jsonc(tracker.read_text(path).lstrip("\ufeff")), path, tracker)
