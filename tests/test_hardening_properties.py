@@ -25,7 +25,9 @@ from ctxsel.cache import InputTracker
 from ctxsel.codeowners import parse as parse_codeowners
 
 # ---------------------------------------------------------------- Bazel labels
-SEGMENT = st.text(alphabet="abcxyz019_-.+", min_size=1, max_size=6).filter(lambda s: s not in (".", ".."))
+# a segment of dots only is no package or target name for Bazel ("package name component contains
+# only '.' characters"), and ``...`` is the target-pattern wildcard
+SEGMENT = st.text(alphabet="abcxyz019_-.+", min_size=1, max_size=6).filter(lambda s: s.strip(".") != "")
 PACKAGES = st.lists(SEGMENT, max_size=4).map("/".join)
 NAMES = st.lists(SEGMENT, min_size=1, max_size=3).map("/".join)
 REPOS = st.one_of(st.just(""), st.text(alphabet="abc_xyz.~+", min_size=1, max_size=6))
