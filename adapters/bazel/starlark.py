@@ -43,6 +43,7 @@ from .starlark_values import (
     _format_percent,
     _type_name,
     dict_key,
+    written_size_problem,
 )
 
 MAX_STEPS = 2_000_000  # per top-level statement, macros it calls included
@@ -621,6 +622,8 @@ class Interpreter:
     def _hashable(v: Any, node: ast.AST, path: str) -> Any:
         if isinstance(v, list):
             raise EvalError("unhashable type: list", getattr(node, "lineno", None), path)
+        if isinstance(v, tuple):
+            written_size_problem(v)  # hashing walks every element
         return dict_key(v)
 
     def _truth(self, v: Any) -> bool:
@@ -723,6 +726,8 @@ class Interpreter:
     def _compare(self, op: ast.cmpop, a: Any, b: Any, line: int, path: str) -> bool:
         if a is UNKNOWN or b is UNKNOWN or isinstance(a, UnknownCallable) or isinstance(b, UnknownCallable):
             return False
+        if not isinstance(a, (str, int)) or not isinstance(b, (str, int)):
+            written_size_problem(a, b)  # Python compares nested lists element by element
         try:
             if isinstance(op, ast.Eq):
                 return a == b

@@ -335,9 +335,49 @@ class _Printable:
         return _repr(self.value)
 
 
+def written_size_problem(*values: Any, limit: int = MAX_SEQUENCE) -> None:
+    """Raise ``EvalError("value too large")`` when ``values`` written out hold more than
+    ``limit`` elements and characters, each shared element counted where it appears.
+
+    A list can hold one list twice: ``x = [x, x]`` forty times builds 41 lists, but 2**40
+    elements written out, and ``str()``, ``==``, ``in``, ``sorted()`` and hashing walk the
+    written-out form (a BUILD file doing so hung ctxsel, as it exhausts Bazel). The walk stops
+    at ``limit``, so it costs little more than the operation it guards on a real value.
+    """
+    budget = limit
+    stack = list(values)
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            budget -= len(v)
+        elif isinstance(v, (list, tuple)):
+            budget -= len(v)
+            stack.extend(x for x in v if not isinstance(x, (int, bool)) and x is not None)
+        elif isinstance(v, dict):
+            budget -= len(v)
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif type(v) is Struct:
+            budget -= len(v.fields)
+            stack.extend(v.fields.values())
+        if budget < 0:
+            raise EvalError("value too large")
+
+
 def _str(v: Any) -> str:
+    written_size_problem(v)
+    return _written(v, quote=False)
+
+
+def _repr(v: Any) -> str:
+    written_size_problem(v)
+    return _written(v, quote=True)
+
+
+def _written(v: Any, quote: bool) -> str:
+    """``str(v)`` (``repr(v)`` with ``quote``) of a value ``written_size_problem`` let through."""
     if isinstance(v, str):
-        return v
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' if quote else v
     if isinstance(v, bool):
         return "True" if v else "False"
     if v is None:
@@ -345,17 +385,11 @@ def _str(v: Any) -> str:
     if isinstance(v, LabelValue):
         return v.text
     if isinstance(v, list):
-        return "[" + ", ".join(_repr(x) for x in v) + "]"
+        return "[" + ", ".join(_written(x, True) for x in v) + "]"
     if isinstance(v, tuple):
-        return "(" + ", ".join(_repr(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+        return "(" + ", ".join(_written(x, True) for x in v) + ("," if len(v) == 1 else "") + ")"
     if isinstance(v, dict):
-        return "{" + ", ".join(f"{_repr(k)}: {_repr(x)}" for k, x in v.items()) + "}"
+        return "{" + ", ".join(f"{_written(k, True)}: {_written(x, True)}" for k, x in v.items()) + "}"
     if type(v) is Struct:
-        return "struct(" + ", ".join(f"{k} = {_repr(x)}" for k, x in v.fields.items()) + ")"
+        return "struct(" + ", ".join(f"{k} = {_written(x, True)}" for k, x in v.fields.items()) + ")"
     return str(v)
-
-
-def _repr(v: Any) -> str:
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return _str(v)
