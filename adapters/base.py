@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
 from ctxsel.cache import InputTracker
-from ctxsel.errors import UnknownTargetError, UserError
+from ctxsel.errors import ToolError, UnknownTargetError, UserError
 from ctxsel.graph import BuildGraph
 
 if TYPE_CHECKING:
@@ -51,6 +51,11 @@ class Adapter(ABC):
     name: ClassVar[str]
     #: executables that answer for this build system, most preferred first
     tools: ClassVar[tuple[str, ...]] = ()
+    #: what static mode reads ("parsing the BUILD files"), when ``--source auto`` hands over
+    #: to it after the tool failed (``ToolError``) with the tool's message as a warning; empty:
+    #: the tool's error stands. For tools that refuse a repository their static reading
+    #: answers for: Bazel loading offline, pnpm 12 and an older lockfile.
+    static_fallback: ClassVar[str] = ""
 
     def __init__(self, root: Path, options: AdapterOptions | None = None) -> None:
         self.root = root
@@ -92,12 +97,25 @@ class Adapter(ABC):
                     f"--source tool needs {' or '.join(self.tools) or 'the build tool'} on PATH",
                     hint="use --source static to parse the manifests without it",
                 )
-            graph = self.load_tool(tracker)
+            try:
+                graph = self.load_tool(tracker)
+            except ToolError as exc:
+                if not self.static_fallback or self.options.source != "auto" or self.options.query_file:
+                    raise
+                for path in self.fallback_inputs():
+                    tracker.note(path)
+                graph = self.load_static(tracker)
+                # on the graph, so a cached copy still says where it came from
+                graph.warnings.insert(0, f"{exc.message}; fell back to {self.static_fallback} (--source static)")
         else:
             graph = self.load_static(tracker)
         graph.adapter = self.name
         graph.root = str(self.root)
         return graph
+
+    def fallback_inputs(self) -> tuple[Path, ...]:
+        """Files whose edit may let the tool answer again: a cached fallback graph expires with them."""
+        return ()
 
     @abstractmethod
     def load_static(self, tracker: InputTracker) -> BuildGraph:

@@ -36,6 +36,7 @@ class BazelAdapter(Adapter):
     tools = ("bazel", "bazelisk")
     node_noun = "target"
     global_files_inside_packages = True  # an imported rc file in //tools is still everyone's
+    static_fallback = "parsing the BUILD files"  # e.g. external repositories Bazel cannot fetch offline
 
     def __init__(self, root: Path, options: AdapterOptions | None = None) -> None:
         super().__init__(root, options)
@@ -56,16 +57,7 @@ class BazelAdapter(Adapter):
 
     # ------------------------------------------------------------ loading
     def load(self, tracker: InputTracker) -> BuildGraph:
-        if self.options.source == "auto" and not self.options.query_file and self.find_tool():
-            try:
-                graph = super().load(tracker)
-            except ToolError as exc:
-                graph = self.load_static(tracker)
-                graph.adapter, graph.root = self.name, str(self.root)
-                # on the graph, so a cached copy still says where it came from
-                graph.warnings.insert(0, f"{exc.message}; fell back to parsing the BUILD files (--source static)")
-        else:
-            graph = super().load(tracker)
+        graph = super().load(tracker)
         cycle = graph.find_cycle()
         if cycle:
             # Answers stay complete (the closures tolerate cycles), but Bazel will not build these.

@@ -90,6 +90,11 @@ def filter_selector(node_id: str) -> str:
 class PnpmAdapter(PackageGraphAdapter):
     name: ClassVar[str] = "pnpm"
     tools: ClassVar[tuple[str, ...]] = ("pnpm",)
+    #: pnpm 12 refuses every lockfile but ``lockfileVersion: '9.0'`` for every command, ``pnpm ls``
+    #: and ``--filter`` alike ("The lockfileVersion of 6.0 is incompatible", 12.4.2, measured on
+    #: drizzle-orm's history), where the pnpm the repository pins reads it and answers as its
+    #: manifests say; ``--source tool`` keeps the error
+    static_fallback: ClassVar[str] = "reading the manifests"
     #: ``--filter '...[ref]'`` reads ``git diff``, which shows a moved file at its new path only
     rename_counts_old_path: ClassVar[bool] = False
     #: pnpm also takes a ``package.yaml`` project (``workspace.PNPM_MANIFESTS``)
@@ -149,26 +154,9 @@ class PnpmAdapter(PackageGraphAdapter):
         return exact_version(candidates, spec) or highest(candidates, read, plain=True)
 
     # ------------------------------------------------------------ tool mode
-    def load(self, tracker: InputTracker) -> BuildGraph:
-        """``auto`` reads the manifests, with a warning, when the pnpm on PATH cannot list the
-        workspace: pnpm 12 refuses every lockfile but ``lockfileVersion: '9.0'`` for every
-        command, ``pnpm ls`` and ``--filter`` alike ("The lockfileVersion of 6.0 is incompatible",
-        12.4.2, measured on drizzle-orm's history), where the pnpm the repository pins reads
-        it and answers as its manifests say. ``--source tool`` keeps the error (the Bazel
-        adapter falls back the same way)."""
-        if self.options.source != "auto" or self.options.query_file or not self.find_tool():
-            return super().load(tracker)
-        try:
-            return super().load(tracker)
-        except ToolError as exc:
-            note = f"{exc.message}; fell back to reading the manifests (--source static)"
-        tracker.note(self.root / "pnpm-lock.yaml")  # what pnpm refused, usually: a new one ends the cached fallback
-        graph = self.load_static(tracker)
-        graph.adapter, graph.root = self.name, str(self.root)
-        # on the graph, so a cached copy still says where it came from
-        graph.warnings[:0] = [note, *(w for w in self.warnings if w not in graph.warnings)]
-        self.warnings.clear()
-        return graph
+    def fallback_inputs(self) -> tuple[Path, ...]:
+        """The lockfile pnpm refused, usually (``static_fallback``): a new one ends the cached fallback."""
+        return (self.root / "pnpm-lock.yaml",)
 
     def load_tool(self, tracker: InputTracker) -> BuildGraph:
         """Projects from ``pnpm ls -r --json --depth -1``; edges from their manifests.
