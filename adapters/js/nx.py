@@ -70,7 +70,7 @@ TOOL_TIMEOUT = 300.0
 #: project configuration files Nx 24 globs for (its default plugins' ``createNodes`` patterns)
 PROJECT_CONFIG_FILES = ("package.json", "project.json")
 #: bump when the inputs kept in node meta change shape (part of the graph cache key)
-INPUTS_META_FORMAT = 3
+INPUTS_META_FORMAT = 4
 #: the root manifest, whose dependency changes Nx reads over a git range (``root_manifest_touched``)
 ROOT_MANIFEST = "package.json"
 #: lockfiles whose change affects every project (Nx's AUTO_AFFECTED_LOCK_FILES)
@@ -134,8 +134,8 @@ class NxAdapter(Adapter):
     # ------------------------------------------------------------ static
     def load_static(self, tracker: InputTracker) -> BuildGraph:
         from .nx_workspace import (
-            discover_projects, implicit_dependencies, invalid_implicit, project_kind, target_depends_on, target_inputs,
-            target_names, target_runnable,
+            discover_projects, has_outputs, implicit_dependencies, invalid_implicit, project_kind, target_depends_on,
+            target_inputs, target_names, target_runnable, target_spec,
         )
 
         ws = discover_projects(self.root, tracker)
@@ -157,6 +157,7 @@ class NxAdapter(Adapter):
                     "has_test": "test" in targets,
                     "package_name": None if project.plugin_only else (project.manifest or {}).get("name"),
                     "externals": sorted(externals.get(project.name, ())),
+                    "with_outputs": [t for t in targets if has_outputs(t, target_spec(project, t, ws.nx_json, ws.projects))],
                     **_inputs_meta(
                         {t: target_inputs(project, t, ws.nx_json, ws.projects) for t in targets}, project.named_inputs,
                         {t: target_depends_on(project, t, ws.nx_json, ws.projects) for t in targets},
@@ -501,6 +502,7 @@ class NxAdapter(Adapter):
         lockfiles = [g for g in changes.global_files if g in LOCKFILES]
         try:
             selection.check_inputs(tests, "test")
+            selection.check_depends_on(tests, "test")
             if (len(lockfiles) < len(changes.global_files) or any(self.config_gone(p) for p in paths)
                     or self.second_root_tsconfig() in paths):
                 return sorted(tests)
@@ -970,6 +972,29 @@ class TaskSelection:
             for dep in self.graph.deps(direct):
                 self.dependency_filesets(dep, names)
 
+    def check_depends_on(self, projects: Iterable[str], target: str) -> None:
+        """Raise ``InvalidInputsError`` where Nx refuses to build the task graph: a ``dependsOn``
+        entry with the Nx 15 ``"projects": "self"`` or ``"dependencies"`` (no project of that
+        name), in any task of the target or below one. Measured with nx 24.0.6: ``nx affected -t
+        test`` fails with "has a dependsOn entry using projects: 'dependencies', which is no
+        longer supported" whatever changed, an unaffected project's test carrying it too."""
+        seen: set[tuple[str, str]] = set()
+        stack = [(project, target) for project in projects]
+        while stack:
+            task = stack.pop()
+            if task in seen:
+                continue
+            seen.add(task)
+            project, name = task
+            for entry in (self.graph.node(project).meta.get("depends_on") or {}).get(name) or ():
+                legacy = entry.get("projects") if isinstance(entry, dict) else None
+                if legacy in ("self", "dependencies") and legacy not in self.matchable:
+                    raise InvalidInputsError(
+                        f"dependsOn of {project}:{name}: {json.dumps(entry)} uses projects: {legacy!r}, which Nx 24 "
+                        f"no longer takes (write \"^{entry.get('target')}\" or the target's name; `nx repair` does)",
+                        self.root_of(project), f'projects": "{legacy}')
+            stack.extend(self.task_dependencies(task))
+
     def implicitly_touched(self, path: str) -> set[str]:
         """Projects whose targets' own (non-``^``) inputs name ``path`` through a ``{workspaceRoot}`` fileset."""
         from .nx_workspace import fileset_matches
@@ -1069,20 +1094,21 @@ class TaskSelection:
         reached_memo: dict[tuple[str, str], bool] = {}
 
         def below(task: tuple[str, str]) -> list[tuple[str, str]]:
-            """The tasks whose outputs ``task`` reads (none without a dependentTasksOutputFiles input)."""
+            """The tasks whose outputs ``task`` reads (none without a dependentTasksOutputFiles
+            input; only tasks that have outputs, ``has_outputs``)."""
             inputs = self.task_inputs(*task)
             if not inputs.dep_outputs:
                 return []
             direct = self.task_dependencies(task)
-            if not inputs.transitive_outputs:
-                return direct
-            seen, stack = set(direct), list(direct)
-            while stack:
-                for more in self.task_dependencies(stack.pop()):
-                    if more not in seen:
-                        seen.add(more)
-                        stack.append(more)
-            return sorted(seen)
+            seen = set(direct)
+            if inputs.transitive_outputs:
+                stack = list(direct)
+                while stack:
+                    for more in self.task_dependencies(stack.pop()):
+                        if more not in seen:
+                            seen.add(more)
+                            stack.append(more)
+            return sorted(t for t in seen if t[1] in (self.graph.node(t[0]).meta.get("with_outputs") or ()))
 
         def reached(start: tuple[str, str]) -> bool:
             """Touched, or carried to through the outputs of a task it dependsOn that was reached.
@@ -1174,7 +1200,7 @@ class TaskSelection:
                 return True
         if inputs.project_inputs:
             for name, patterns in inputs.project_inputs:
-                for other in match_projects(list(patterns), self.matchable):
+                for other in match_projects(list(patterns), self.matchable, native=True):
                     project_sets, workspace_sets, json_sets = self.dependency_filesets(other, (name,))
                     root = self.root_of(other)
                     if (any(fileset_matches(project_sets, p, root) for p in by_owner.get(other, ()))
@@ -1292,6 +1318,8 @@ class ImportCache:
 
 def graph_from_nx_json(data: dict[str, Any], adapter: str, root: str) -> BuildGraph:
     """A BuildGraph from ``nx graph --file`` output (npm: external nodes left out)."""
+    from .nx_workspace import has_outputs
+
     body = data.get("graph", data)
     nodes = body.get("nodes") or {}
     graph = BuildGraph(adapter, root)
@@ -1309,6 +1337,7 @@ def graph_from_nx_json(data: dict[str, Any], adapter: str, root: str) -> BuildGr
                 "targets": targets,
                 "has_test": "test" in targets,
                 "package_name": ((project.get("metadata") or {}).get("js") or {}).get("packageName"),
+                "with_outputs": [t for t in targets if has_outputs(t, (project.get("targets") or {}).get(t))],
                 **_inputs_meta(
                     {t: spec.get("inputs") for t, spec in (project.get("targets") or {}).items() if isinstance(spec, dict)},
                     project.get("namedInputs"),

@@ -438,35 +438,70 @@ def project_kind(project: NxProject, files: set[str]) -> str:
 
 # ---------------------------------------------------------------------- project patterns
 _GLOB_CHARS = frozenset("*|{}()[")
-#: minimatch as Nx's project patterns use it, after ``_expand_braces``: git's reading of
-#: ``*``, ``?``, ``**`` (a globstar only as a whole segment) and classes, except that an
-#: unclosed ``[`` or a trailing ``\`` is a literal character rather than no match
-_PROJECT_PATTERN = replace(GIT, unclosed_class="literal", trailing_backslash="literal")
+#: ``minimatch(value, pattern, {dot: true})`` after ``_expand_braces``: git's reading of ``?``
+#: and classes, ``**`` a globstar only as a whole segment (``a**`` and ``***`` are ``*``,
+#: measured with Nx 24's minimatch), extglobs (``_extglob_regex``); an unclosed ``[`` or a
+#: trailing ``\`` is a literal character rather than no match
+_PROJECT_PATTERN = replace(GIT, star_runs=False, globstar_after_prefix=False, unclosed_class="literal",
+                           trailing_backslash="literal")
+#: ``minimatch.makeRe(pattern, {dot: true})``, which ``findMatchingProjects`` tests names,
+#: roots and tags with: unlike ``minimatch()``, a trailing ``/**`` also matches the
+#: directory itself (``apps/**`` selects a project rooted at ``apps``)
+_MAKE_RE = replace(_PROJECT_PATTERN, tail_parent=True)
 
 
-def _minimatch(pattern: str, value: str) -> bool:
-    """minimatch with ``dot: true`` (the subset project patterns use)."""
+def _minimatch(pattern: str, value: str, make_re: bool = False) -> bool:
+    """minimatch with ``dot: true``; ``make_re``: as the regex ``minimatch.makeRe`` builds, as
+    Nx's project patterns (``-p``, ``implicitDependencies``, ``filter.projects``) match."""
     if value == pattern:
         return True
-    return any(rx.fullmatch(value) for rx in _minimatch_regexes(pattern))
+    return any(rx.fullmatch(value) for rx in _minimatch_regexes(pattern, make_re))
 
 
 @lru_cache(maxsize=1024)
-def _minimatch_regexes(pattern: str) -> tuple[re.Pattern[str], ...]:
+def _minimatch_regexes(pattern: str, make_re: bool = False) -> tuple[re.Pattern[str], ...]:
     """``pattern``'s brace alternatives, compiled once (plugin globs are matched against every file)."""
-    return tuple(re.compile(glob_regex(alt, dialect=_PROJECT_PATTERN)) for alt in _expand_braces(pattern))
+    dialect = _MAKE_RE if make_re else _PROJECT_PATTERN
+    alternatives = [_make_re_segments(alt) if make_re else alt for alt in _expand_braces(pattern)]
+    return tuple(re.compile(_extglob_regex(alt, partial(glob_regex, dialect=dialect))) for alt in alternatives)
 
 
-def match_projects(patterns: list[str], projects: dict[str, NxProject]) -> list[str]:
+def _make_re_segments(pattern: str) -> str:
+    """``pattern`` without the globstars ``minimatch.makeRe`` drops.
+
+    makeRe folds ``x/**/y`` into one regex piece and marks ``y`` as a globstar, so a ``**``
+    segment right after ``y`` sees a globstar before it and is skipped: ``a/**/b/**`` is
+    ``a/**/b`` (it matches ``a/x/b`` but not ``a/b/c``) and ``a/**/b/**/c`` is ``a/**/b/c``
+    (measured with Nx 24's minimatch, whose ``minimatch()`` matches both)."""
+    segments: list[str] = []
+    for segment in pattern.split("/"):
+        if not (segment == "**" and segments and segments[-1] == "**"):
+            segments.append(segment)  # "**/**" is "**"
+    folded: set[int] = set()  # the "y" of an "x/**/y"
+    dropped: set[int] = set()
+    for i, segment in enumerate(segments):
+        if segment != "**" or i in folded:
+            continue
+        if i and (i - 1) in folded:
+            dropped.add(i)
+        elif 0 < i < len(segments) - 1 and segments[i + 1] != "**":
+            folded.add(i + 1)
+    return "/".join(s for i, s in enumerate(segments) if i not in dropped)
+
+
+def match_projects(patterns: list[str], projects: dict[str, NxProject], native: bool = False) -> list[str]:
     """Nx's ``findMatchingProjects``: names, globs, ``tag:``/``name:``/``directory:``, ``!`` exclusions.
 
     A plain word that is not a project name matches names containing it as a
     hyphen-delimited word ("core" matches "@ws/core" but not "core-e2e"), as Nx does.
+    A first ``!`` pattern starts from every project. ``native``: the Rust port Nx 24's hash
+    planner matches ``{"input": x, "projects": [...]}`` task inputs with, which does neither
+    (measured: ``["!other"]`` selects nothing there, ``["dependencies"]`` not ``@x/dependencies``).
     """
     patterns = [p for p in patterns if p]
     if not patterns:
         return []
-    if patterns[0].startswith("!"):
+    if patterns[0].startswith("!") and not native:
         patterns = ["*", *patterns]
     names = list(projects)
     matched: dict[str, None] = {}
@@ -496,26 +531,27 @@ def match_projects(patterns: list[str], projects: dict[str, NxProject]) -> list[
         if kind == "tag":
             for n in names:
                 tags = projects[n].tags
-                if value in tags or (any(c in _GLOB_CHARS for c in value) and any(_minimatch(value, t) for t in tags)):
+                if value in tags or (any(c in _GLOB_CHARS for c in value)
+                                     and any(_minimatch(value, t, make_re=not native) for t in tags)):
                     apply(n, exclude)
             continue
         before = set(matched)
         if kind in ("name", "unlabeled"):
             if value in projects:
                 apply(value, exclude)
-            elif not any(c in _GLOB_CHARS for c in value):
+            elif any(c in _GLOB_CHARS for c in value) or native:
+                for n in names:
+                    if _minimatch(value, n, make_re=not native):
+                        apply(n, exclude)
+            else:
                 rx = re.compile(rf"(?<![@a-zA-Z0-9-]){re.escape(value)}(?![@a-zA-Z0-9-])", re.IGNORECASE)
                 for n in names:
                     if rx.search(n):
                         apply(n, exclude)
-            else:
-                for n in names:
-                    if _minimatch(value, n):
-                        apply(n, exclude)
             if kind == "name" or set(matched) != before:
                 continue
         for n in names:  # directory patterns (and unlabeled ones that matched no name)
-            if _minimatch(value, projects[n].root):
+            if _minimatch(value, projects[n].root, make_re=not native):
                 apply(n, exclude)
     return list(matched)
 
@@ -629,14 +665,17 @@ def merge_target(high: Any, low: Any) -> Any:
 
 
 def target_default(nx_json: dict[str, Any], target: str, spec: Any, project: NxProject,
-                   projects: dict[str, NxProject], source_plugin: str | None = None) -> dict[str, Any] | None:
+                   projects: dict[str, NxProject], source_plugin: str | None = None,
+                   below_own: bool = True) -> dict[str, Any] | None:
     """The nx.json ``targetDefaults`` that apply to one target (``resolveTargetDefault``).
 
     Keys in Nx's order: the target's executor, its exact name, then glob keys longest
     first; the first key with a matching entry wins. A key's value is one object or a list
     of entries with ``filter`` (``projects``/``executor``; a ``plugin`` filter matches only
     a target ``source_plugin`` made); matching entries merge in order, later winning.
-    An entry whose executor disagrees with the target's is dropped, as Nx drops it.
+    An entry whose executor disagrees with the target's is dropped, as Nx drops it, and so,
+    ``below_own`` (the target's own configuration merges over the defaults, no plugin made
+    it), is one that configuration replaces (``_default_replaced``); the key stays chosen.
     """
     defaults = nx_json.get("targetDefaults")
     if not isinstance(defaults, dict):
@@ -651,18 +690,32 @@ def target_default(nx_json: dict[str, Any], target: str, spec: Any, project: NxP
                     and _minimatch(k, target)), key=len, reverse=True)
     for key in keys:
         entries = defaults[key] if isinstance(defaults[key], list) else [defaults[key] or {}]
+        matching = [{k: v for k, v in entry.items() if k != "filter"} for entry in entries
+                    if isinstance(entry, dict) and _filter_matches(entry.get("filter"), executor, project, projects,
+                                                                   source_plugin)]
+        if not matching:
+            continue  # only a key whose filters all fail gives way to the next one
         merged: dict[str, Any] | None = None
-        for entry in entries:
-            if not isinstance(entry, dict) or not _filter_matches(entry.get("filter"), executor, project, projects,
-                                                                  source_plugin):
-                continue
-            config = {k: v for k, v in entry.items() if k != "filter"}
-            if not _compatible(spec, config):
-                continue
-            merged = config if merged is None else merge_target(config, merged)
-        if merged is not None:
-            return merged
+        for config in matching:
+            if _compatible(spec, config) and not (below_own and _default_replaced(spec, config)):
+                merged = config if merged is None else merge_target(config, merged)
+        return merged
     return None
+
+
+def _default_replaced(spec: Any, config: dict[str, Any]) -> bool:
+    """Whether the target's own configuration replaces this targetDefaults entry when Nx
+    merges it over the entry: a run-commands entry naming its ``executor`` and another
+    command than the target's, a run-script entry another script (measured with nx 24.0.6:
+    the entry's ``inputs`` are then lost; an entry with a bare ``command`` or ``options``
+    and no executor merges, as Nx drops the executor it would stamp on it)."""
+    executor = target_executor(spec)
+    if executor not in ("nx:run-commands", "nx:run-script") or not isinstance(spec, dict):
+        return False
+    if executor == "nx:run-commands" and not isinstance(config.get("executor"), str):
+        return False
+    own, default = _identity(spec, executor), _identity(config, executor)
+    return bool(own) and bool(default) and own != default
 
 
 def _filter_matches(flt: Any, executor: str | None, project: NxProject, projects: dict[str, NxProject],
@@ -693,14 +746,17 @@ class TargetLayers:
         if self.chain is not None:
             return merge_inputs(self.chain.get(name), None, final=True)
         own = self.own.get(name) if isinstance(self.own, dict) else None
-        return merge_inputs(own, self.default.get(name) if self.default else None, final=True)
+        # a "..." of the defaults themselves spreads nothing (measured: targetDefaults inputs
+        # ["!{projectRoot}/**/*.spec.ts", "..."] under a target without inputs: Nx keeps the first)
+        return merge_inputs(merge_inputs(own, self.default.get(name) if self.default else None), None, final=True)
 
     def runnable(self) -> bool:
-        """An executor (``command``, a script) or a non-empty ``dependsOn`` (``nx:noop``) in some layer."""
+        """An executor (``command``, a script) in some layer, or a ``dependsOn`` that is not empty
+        once merged (``nx:noop``; measured: ``{"dependsOn": ["..."]}`` over nothing is no target)."""
         return any(
-            isinstance(layer, dict) and (target_executor(layer) is not None or bool(layer.get("dependsOn")))
+            isinstance(layer, dict) and target_executor(layer) is not None
             for layer in ((self.chain,) if self.chain is not None else (self.own, self.default))
-        )
+        ) or bool(self.merged("dependsOn"))
 
 
 def target_layers(project: NxProject, target: str, nx_json: dict[str, Any], projects: dict[str, NxProject]) -> TargetLayers:
@@ -720,7 +776,7 @@ def target_layers(project: NxProject, target: str, nx_json: dict[str, Any], proj
     replaced = own is not None and not _compatible(own, inferred, identity=True)
     effective = own if replaced else {**inferred, **(own if isinstance(own, dict) else {})}
     source = plugin if target_executor(own) is None else None
-    default = target_default(nx_json, target, effective, project, projects, source)
+    default = target_default(nx_json, target, effective, project, projects, source, below_own=False)
     chain: dict[str, Any] = inferred
     if default is not None:
         # Nx stamps the default with the winning executor: it merges into the inferred
@@ -754,6 +810,47 @@ def target_inputs(project: NxProject, target: str, nx_json: dict[str, Any], proj
 def target_depends_on(project: NxProject, target: str, nx_json: dict[str, Any], projects: dict[str, NxProject]) -> Any:
     """A target's ``dependsOn`` after nx.json's targetDefaults (the project's own wins, ``"..."`` spreads)."""
     return target_layers(project, target, nx_json, projects).merged("dependsOn")
+
+
+def target_spec(project: NxProject, target: str, nx_json: dict[str, Any], projects: dict[str, NxProject]) -> Any:
+    """A target's configuration with nx.json's targetDefaults merged under it."""
+    layers = target_layers(project, target, nx_json, projects)
+    if layers.chain is not None:
+        return layers.chain
+    return merge_target(layers.own, layers.default) if layers.own is not None else layers.default
+
+
+_OUTPUT_TOKEN = re.compile(r"{(projectRoot|workspaceRoot|(options.*))}")
+
+
+def has_outputs(target: str, spec: Any) -> bool:
+    """Whether Nx caches outputs for this task (``getOutputsForTargetAndConfiguration``): its
+    ``outputs`` (an entry whose ``{options.x}`` no option fills is dropped), else an
+    ``options.outputPath``, else the default folders of a ``build``/``prepare`` target.
+    A ``dependentTasksOutputFiles`` input reads nothing from a task without outputs
+    (measured with nx 24.0.6: ``^test`` and ``^lint`` tasks with none carry no change to
+    the test reading them, ``^build`` ones do)."""
+    spec = spec if isinstance(spec, dict) else {}
+    options = spec.get("options") if isinstance(spec.get("options"), dict) else {}
+    if spec.get("outputs"):
+        return any(isinstance(o, str) and not _OUTPUT_TOKEN.search(_fill_options(o, options))
+                   for o in spec["outputs"])
+    if isinstance(spec.get("outputs"), list):
+        return False
+    return bool(options.get("outputPath")) or target in ("build", "prepare")
+
+
+def _fill_options(output: str, options: dict[str, Any]) -> str:
+    """``output`` with ``{projectRoot}``/``{workspaceRoot}`` and each ``{options.x}`` that
+    ``options`` gives resolved (only whether a token stays matters)."""
+    def fill(match: re.Match[str]) -> str:
+        key = match.group(1)
+        if key in ("projectRoot", "workspaceRoot"):
+            return "."
+        value = options.get(key[len("options."):])
+        return str(value) if value not in (None, "") else match.group(0)
+
+    return re.sub(r"{(projectRoot|workspaceRoot|options\.[^}]*)}", fill, output)
 
 
 #: a stand-in for a task of a dependency that lacks the target (Nx's ``__nx_dummy_task__``)
@@ -1067,11 +1164,16 @@ def expand_task_inputs(inputs: Any, named: dict[str, Any], root: str = ".") -> T
                 outputs = True
                 transitive |= bool(entry.get("transitive"))
             elif isinstance(entry.get("input"), str):
-                if (entry.get("dependencies") and not projects) or projects == "dependencies":
+                # Nx 24's hash planner (measured): any "projects" value is a list of project
+                # patterns ("self" and "dependencies" included: the Nx 15 spellings name no
+                # project any more, "[]" none); with "dependencies": true as well the entry
+                # hashes nothing
+                if projects is not None:
+                    if not entry.get("dependencies"):
+                        wanted = projects if isinstance(projects, list) else [projects]
+                        project_inputs.append((entry["input"], tuple(str(p) for p in wanted)))
+                elif entry.get("dependencies"):
                     dep_inputs.append(entry["input"])
-                elif projects and projects != "self":
-                    wanted = projects if isinstance(projects, list) else [projects]
-                    project_inputs.append((entry["input"], tuple(str(p) for p in wanted)))
                 else:
                     outputs |= _expand_named(entry["input"], named, project, workspace, flags=flags,
                                              json_inputs=json_inputs, root=root)
@@ -1099,19 +1201,18 @@ def _pin_externals(names: Any, flags: set[str]) -> None:
 def fileset_matches(patterns: tuple[str, ...], path: str, root: str | None = None) -> bool:
     """Whether ``path`` is among the files a fileset list selects.
 
-    ``root`` given: ``{projectRoot}`` filesets over that project's files, with Nx's
-    ``filterUsingGlobPatterns`` rules (no positive pattern means every file, and every
-    ``!`` pattern of the list excludes, whichever named input it came from -- measured:
-    ``["default", "production"]`` leaves out production's ``!**/*.spec.ts`` files).
-    ``root`` None: ``{workspaceRoot}`` filesets over every file, a positive one needed.
+    ``root`` given: ``{projectRoot}`` filesets over that project's files, all in one glob
+    set as Nx 24's hasher builds it: every ``!`` pattern of the list excludes, whichever
+    named input it came from (measured: ``["default", "production"]`` leaves out
+    production's ``!**/*.spec.ts`` files), and a list of ``!`` patterns alone selects
+    nothing (measured: a test whose inputs are ``["!{projectRoot}/docs/**"]`` is not
+    affected by its project's ``src`` files). ``root`` None: ``{workspaceRoot}`` filesets
+    over every file, likewise.
     """
     if not patterns:
         return False
     include, exclude = _fileset_regexes(patterns, root)
-    if include is None:
-        if root is None:
-            return False
-    elif not include.match(path):
+    if include is None or not include.match(path):
         return False
     return exclude is None or not exclude.match(path)
 
