@@ -191,10 +191,7 @@ def looks_like_label(value: str) -> bool:
 
 
 _WORKSPACE_NAME = re.compile(r"""\bworkspace\s*\(\s*name\s*=\s*["']([^"']+)["']""")
-_MODULE_NAME = re.compile(r"""\bmodule\s*\(\s*name\s*=\s*["']([^"']+)["']""")
-
-
-_MODULE_CALL = re.compile(r"""^module\s*\(([^)]*)\)""", re.M)
+_MODULE_CALL = re.compile(r"""^[ \t]*module\s*\(([^)]*)\)""", re.M)
 
 
 def module_info(root: Path, tracker: InputTracker) -> dict[str, str] | None:
@@ -218,10 +215,13 @@ def module_info(root: Path, tracker: InputTracker) -> dict[str, str] | None:
 
 def workspace_name(root: Path, tracker: InputTracker) -> str:
     """The main repository's name (``@name//`` then means the main repository)."""
-    for fname, pattern in (("MODULE.bazel", _MODULE_NAME), ("WORKSPACE.bazel", _WORKSPACE_NAME), ("WORKSPACE", _WORKSPACE_NAME)):
+    module = module_info(root, tracker)
+    if module and module["name"]:
+        return module["name"]
+    for fname in ("WORKSPACE.bazel", "WORKSPACE"):
         path = root / fname
         if tracker.exists(path) and path.is_file():
-            m = pattern.search(tracker.read_text(path))
+            m = _WORKSPACE_NAME.search(tracker.read_text(path))
             if m:
                 return m.group(1)
     return ""

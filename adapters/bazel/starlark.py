@@ -43,7 +43,7 @@ from .starlark_values import (
     _format_percent,
     _type_name,
     dict_key,
-    written_size_problem,
+    check_written_size,
 )
 
 MAX_STEPS = 2_000_000  # per top-level statement, macros it calls included
@@ -623,7 +623,7 @@ class Interpreter:
         if isinstance(v, list):
             raise EvalError("unhashable type: list", getattr(node, "lineno", None), path)
         if isinstance(v, tuple):
-            written_size_problem(v)  # hashing walks every element
+            check_written_size(v)  # hashing walks every element
         return dict_key(v)
 
     def _truth(self, v: Any) -> bool:
@@ -727,7 +727,7 @@ class Interpreter:
         if a is UNKNOWN or b is UNKNOWN or isinstance(a, UnknownCallable) or isinstance(b, UnknownCallable):
             return False
         if not isinstance(a, (str, int)) or not isinstance(b, (str, int)):
-            written_size_problem(a, b)  # Python compares nested lists element by element
+            check_written_size(a, b)  # Python compares nested lists element by element
         try:
             if isinstance(op, ast.Eq):
                 return a == b

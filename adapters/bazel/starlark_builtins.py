@@ -30,7 +30,7 @@ from .starlark_values import (
     _type_name,
     dict_key,
     flatten,
-    written_size_problem,
+    check_written_size,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -290,7 +290,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     @builtin("sorted")
     def _sorted(x: Any, key: Any = None, reverse: bool = False) -> Any:
         items = interp._iterate(x)
-        written_size_problem(items)  # sorting compares nested values element by element
+        check_written_size(items)  # sorting compares nested values element by element
         try:
             if key is None:
                 return sorted(items, reverse=reverse)
@@ -315,7 +315,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
             items = interp._iterate(args[0]) if len(args) == 1 else list(args)
             if not items:
                 raise EvalError("min/max of an empty sequence")
-            written_size_problem(items)
+            check_written_size(items)
             return fn(items) if key is None else fn(items, key=lambda v: interp.call(key, [v], {}, 0, ""))
 
         return inner

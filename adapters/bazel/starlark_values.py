@@ -335,7 +335,7 @@ class _Printable:
         return _repr(self.value)
 
 
-def written_size_problem(*values: Any, limit: int = MAX_SEQUENCE) -> None:
+def check_written_size(*values: Any, limit: int = MAX_SEQUENCE) -> None:
     """Raise ``EvalError("value too large")`` when ``values`` written out hold more than
     ``limit`` elements and characters, each shared element counted where it appears.
 
@@ -365,17 +365,17 @@ def written_size_problem(*values: Any, limit: int = MAX_SEQUENCE) -> None:
 
 
 def _str(v: Any) -> str:
-    written_size_problem(v)
+    check_written_size(v)
     return _written(v, quote=False)
 
 
 def _repr(v: Any) -> str:
-    written_size_problem(v)
+    check_written_size(v)
     return _written(v, quote=True)
 
 
 def _written(v: Any, quote: bool) -> str:
-    """``str(v)`` (``repr(v)`` with ``quote``) of a value ``written_size_problem`` let through."""
+    """``str(v)`` (``repr(v)`` with ``quote``) of a value ``check_written_size`` let through."""
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' if quote else v
     if isinstance(v, bool):

@@ -136,13 +136,10 @@ def npm_workspaces_problem(declared: Any) -> str | None:
     patterns = packages if isinstance(packages, list) else declared
     if not isinstance(patterns, list):
         return "npm: workspaces config expects an Array (EWORKSPACESCONFIG)"
-    bad = next((p for p in patterns if not isinstance(p, str)), _NO_BAD)
-    if bad is not _NO_BAD:
-        return f"npm: every workspaces entry must be a glob string, not {json.dumps(bad)} (\"pattern.match is not a function\")"
+    bad = [p for p in patterns if not isinstance(p, str)]
+    if bad:
+        return f"npm: every workspaces entry must be a glob string, not {json.dumps(bad[0])} (\"pattern.match is not a function\")"
     return None
-
-
-_NO_BAD = object()
 
 
 class NpmAdapter(PackageGraphAdapter):
@@ -160,11 +157,9 @@ class NpmAdapter(PackageGraphAdapter):
     negation_rule: ClassVar[str] = "npm"
 
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
-        if self.name == "npm":
-            text = tracker.read_text(self.root / MANIFEST)
-            problem = npm_workspaces_problem(root_manifest(self.root).get("workspaces"))
-            if problem:
-                raise ParseError(problem, Location(MANIFEST, key_line(text, "workspaces")))
+        problem = npm_workspaces_problem(root_manifest(self.root).get("workspaces")) if self.name == "npm" else None
+        if problem:
+            raise ParseError(problem, Location(MANIFEST, key_line(tracker.read_text(self.root / MANIFEST), "workspaces")))
         ws = super().workspace(tracker)
         if self.names_unnamed_by_folder:
             for pkg in ws.packages:
