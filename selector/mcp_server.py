@@ -419,11 +419,14 @@ def serve(tools: CtxselTools) -> None:
 
 
 async def _serve_stdio(server: Any) -> None:
-    """``MCPServer.run("stdio")``, except that a line that is not a JSON-RPC message gets a
-    JSON-RPC error (-32700 parse error, -32600 invalid request) instead of silence.
+    """``MCPServer.run("stdio")``, with two differences that keep a client from losing answers.
 
-    The SDK's stdio transport hands such a line to the server as an exception, which it only
-    logs at debug level: a client that sent a malformed request would wait for an answer forever.
+    * A line that is not a JSON-RPC message gets a JSON-RPC error (-32700 parse error,
+      -32600 invalid request). The SDK's stdio transport hands such a line to the server as
+      an exception, which it only logs at debug level: the client would wait forever.
+    * When stdin closes, the requests already read are answered before the server stops.
+      The SDK cancels them, so ``ctxsel mcp < requests.jsonl`` dropped every answer still
+      being computed (a ``select_context`` behind a quick ``owners``).
     """
     import anyio
     from mcp.server.stdio import stdio_server
@@ -435,18 +438,67 @@ async def _serve_stdio(server: Any) -> None:
         return
     async with stdio_server() as (read_stream, write_stream):
         send, receive = anyio.create_memory_object_stream(0)
+        answers_in, answers_out = anyio.create_memory_object_stream(0)
+        pending = PendingRequests()
 
-        async def answer_malformed() -> None:
+        async def forward_requests() -> None:
             async with send:
                 async for item in read_stream:
                     if isinstance(item, Exception):
                         await write_stream.send(SessionMessage(malformed_message_error(item)))
                     else:
+                        pending.read(item.message)
                         await send.send(item)
+                while pending:  # end of input: let the server finish what it has
+                    await anyio.sleep(0.01)
+
+        async def forward_answers() -> None:  # the last writer: stdio_server stops when this closes
+            async with answers_out, write_stream:
+                async for item in answers_out:
+                    pending.answered(item.message)
+                    await write_stream.send(item)
 
         async with anyio.create_task_group() as tg:
-            tg.start_soon(answer_malformed)
-            await lowlevel.run(receive, write_stream, lowlevel.create_initialization_options())
+            tg.start_soon(forward_requests)
+            tg.start_soon(forward_answers)
+            async with answers_in:
+                await lowlevel.run(receive, answers_in, lowlevel.create_initialization_options())
+
+
+class PendingRequests:
+    """The ids of the requests read from the client and not answered yet.
+
+    A request the client cancels (``notifications/cancelled``) gets no answer, by the
+    protocol, so it stops being pending too; notifications never are.
+    """
+
+    def __init__(self) -> None:
+        self._ids: set[tuple[str, Any]] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self._ids)
+
+    def read(self, message: Any) -> None:
+        body = getattr(message, "root", message)  # JSONRPCMessage is a RootModel in some SDKs
+        request_id = getattr(body, "id", None)
+        if request_id is not None and getattr(body, "method", None) is not None:
+            self._ids.add(_id_key(request_id))
+        elif getattr(body, "method", None) == "notifications/cancelled":
+            params = getattr(body, "params", None) or {}
+            cancelled = params.get("requestId") if isinstance(params, dict) else getattr(params, "request_id", None)
+            if cancelled is not None:
+                self._ids.discard(_id_key(cancelled))
+
+    def answered(self, message: Any) -> None:
+        body = getattr(message, "root", message)
+        request_id = getattr(body, "id", None)
+        if request_id is not None and getattr(body, "method", None) is None:  # a response or an error
+            self._ids.discard(_id_key(request_id))
+
+
+def _id_key(request_id: Any) -> tuple[str, Any]:
+    """JSON-RPC ids 1 and "1" are different requests."""
+    return (type(request_id).__name__, request_id)
 
 
 def malformed_message_error(exc: Exception) -> Any:
