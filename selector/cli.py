@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from .errors import CtxselError, UserError
+from .render import warn
 
 #: command -> the module of ``ctxsel.commands`` that defines it, so that ``ctxsel
 #: blast-radius`` imports that module alone and builds that command alone: typer inspects
@@ -139,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         rv = command.main(args=args, prog_name="ctxsel", standalone_mode=False)
         return rv if isinstance(rv, int) else 0
     except UserError as exc:
+        if not ({"-q", "--quiet"} & set(args)):
+            for w in exc.warnings:
+                warn(w)
         print(f"ctxsel: error: {exc.render()}", file=sys.stderr)
         return exc.exit_code
     except typer.Exit as exc:

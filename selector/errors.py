@@ -37,6 +37,9 @@ class UserError(CtxselError):
         self.message = message
         self.location = location
         self.hint = hint
+        # what the graph warned about before the error: often its cause ("unknown package"
+        # after a workspace glob that reached outside the repository); printed before it
+        self.warnings: list[str] = []
         super().__init__(self.render())
 
     def render(self) -> str:

@@ -325,9 +325,9 @@ def build_server(tools: CtxselTools) -> Any:
     def respond(ask: Callable[[], Answer], blocks: Callable[[Answer], list[str]] | None = None) -> Any:
         try:
             answer = ask()
-        except CtxselError as exc:  # the CLI's message, as `ctxsel: error: ...` prints it
-            text = exc.render() if isinstance(exc, UserError) else str(exc)
-            return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+        except CtxselError as exc:  # the CLI's message, as `ctxsel: error: ...` prints it, and the warnings before it
+            texts = [exc.render()] + [f"warning: {w}" for w in exc.warnings] if isinstance(exc, UserError) else [str(exc)]
+            return CallToolResult(content=[TextContent(type="text", text=t) for t in texts], is_error=True)
         except Exception as exc:  # a bug costs one call, never the agent's whole session
             text = f"internal error: {type(exc).__name__}: {exc}"
             return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)

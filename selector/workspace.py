@@ -126,7 +126,11 @@ class Workspace:
         roots: set[str] = set()
         before = len(self.adapter.warnings)
         for spec in inputs:
-            roots.update(self.adapter.resolve(self.graph, spec))
+            try:
+                roots.update(self.adapter.resolve(self.graph, spec))
+            except UserError as exc:
+                exc.warnings = list(dict.fromkeys(self.warnings + self.adapter.warnings[before:]))
+                raise
         self.warnings.extend(self.adapter.warnings[before:])  # e.g. "no rule lists this file"
         if not roots:
             raise UserError("nothing to start from: give at least one target, package or file")

@@ -455,6 +455,7 @@ def expand_globs(
     literal: set[str] = set()
     unmatched: list[str] = []
     for pattern in positives:
+        _warn_if_outside(warnings, source, pattern)
         is_literal = turbo and not any(_has_magic(seg) for seg in _segments(pattern)) and "{" not in pattern
         matched: set[str] = set()
         for alt in _pnpm_alternatives(pattern) if negation_rule == "pnpm" else _expand_braces(pattern):
@@ -472,6 +473,20 @@ def expand_globs(
     kept = [d for d in dirs if d in literal or not excluded(d, negation_rxs)]
     _warn_if_no_package(warnings, source, unmatched, len(positives))
     return sorted(kept)
+
+
+def _warn_if_outside(warnings: list[str] | None, source: str, pattern: str) -> None:
+    """Warn when a glob climbs above the repository root (``../shared/*``): the tools list
+    packages there (pnpm 12 does, measured), ctxsel never reads outside the repository, so
+    its graph leaves them out -- say so rather than answer "unknown package" in silence."""
+    depth = 0
+    for seg in _segments(pattern):
+        depth += -1 if seg == ".." else 0 if seg == "**" else 1
+        if depth < 0 and warnings is not None:
+            where = f"{source}: " if source else ""
+            warnings.append(f"{where}workspace glob {pattern!r} reaches outside the repository; "
+                            "ctxsel leaves the packages there out of the graph")
+            return
 
 
 def _warn_if_no_package(warnings: list[str] | None, source: str, unmatched: list[str], positives: int) -> None:
@@ -806,6 +821,7 @@ def expand_berry_globs(root: Path, patterns: list[str], tracker: InputTracker, w
         if not isinstance(pattern, str) or not pattern.strip() or pattern.startswith("!"):
             continue
         positives += 1
+        _warn_if_outside(warnings, source, pattern)
         negation_rxs, pruning = (_negation_rules([p[1:] for p in patterns[index + 1:] if is_negation(p)])
                                  if ordered_negations else everywhere)
         matched: set[str] = set()
