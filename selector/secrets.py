@@ -54,6 +54,21 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     ("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b"),
     ("jwt", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
     ("url-password", r"\b[a-z][a-z0-9+.\-]*://[^\s/:@'\"]+:(?P<secret>[^\s/@'\"]{3,})@"),
+    # Provider tokens with a fixed shape (the formats gitleaks' rules document): a prefix no
+    # ordinary identifier has, and a random tail of a set length.
+    ("azure-key", r"(?:AccountKey|SharedAccessKey)=(?P<secret>[A-Za-z0-9+/]{20,}={0,2})"),
+    ("sendgrid-key", r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b"),
+    ("huggingface-token", r"\b(?:hf_|api_org_)[A-Za-z]{34}\b"),
+    ("pypi-token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}"),
+    ("shopify-token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+    ("digitalocean-token", r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+    ("databricks-token", r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
+    ("linear-key", r"\blin_api_[A-Za-z0-9]{40}\b"),
+    ("postman-key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
+    ("grafana-token", r"\bgl(?:c|sa)_[A-Za-z0-9+/_]{32,}={0,2}"),
+    ("twilio-key", r"\bSK[0-9a-fA-F]{32}\b"),
+    ("telegram-bot-token", r"\b[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}\b"),
+    ("age-secret-key", r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b"),
 )
 
 # name = "value" where the name says secret and the value looks random (checked in code).
@@ -220,6 +235,19 @@ _NEEDS_ONE_OF: dict[tuple[str, int], tuple[str, ...]] = {
         (_BUILTIN["npm-token"], ("npm_",)),
         (_BUILTIN["jwt"], ("eyJ",)),
         (_BUILTIN["url-password"], ("://",)),
+        (_BUILTIN["azure-key"], ("AccountKey=", "SharedAccessKey=")),
+        (_BUILTIN["sendgrid-key"], ("SG.",)),
+        (_BUILTIN["huggingface-token"], ("hf_", "api_org_")),
+        (_BUILTIN["pypi-token"], ("pypi-AgEIcHlwaS5vcmc",)),
+        (_BUILTIN["shopify-token"], ("shpat_", "shpca_", "shppa_", "shpss_")),
+        (_BUILTIN["digitalocean-token"], ("doo_v1_", "dop_v1_", "dor_v1_")),
+        (_BUILTIN["databricks-token"], ("dapi",)),
+        (_BUILTIN["linear-key"], ("lin_api_",)),
+        (_BUILTIN["postman-key"], ("PMAK-",)),
+        (_BUILTIN["grafana-token"], ("glc_", "glsa_")),
+        (_BUILTIN["twilio-key"], ("SK",)),
+        (_BUILTIN["telegram-bot-token"], (":AA",)),
+        (_BUILTIN["age-secret-key"], ("AGE-SECRET-KEY-1",)),
     )
 }
 # The same for case-insensitive patterns, looked up in the folded text (``_fold``).
