@@ -77,11 +77,25 @@ _ASSIGNMENT = re.compile(
     # the whole name, taken atomically (lookahead + backreference): a regex that looks for the
     # keyword inside the name backtracks cubically on a line like "tokentokentoken..."
     (?=(?P<name>(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]+))(?P=name)
+    # a closing quote, or quote and bracket: headers['X-Api-Key'] = ...
+    (?:["']\]?)?
+    # a type annotation: const apiKey: string = "...", let api_key: &str = "..."
+    (?:[^\S\n]*:[^\S\n]*[&A-Za-z_][\w&'<>\[\].,|?\ ]{0,60}?(?=[^\S\n]*=[^=>]))?
     # not \s: "db:" must not take the next line's "password" as its value and hide that assignment
-    ["']?[^\S\n]*(?::=|=>|[:=])[^\S\n]*
+    [^\S\n]*(?::=|=>|[:=])[^\S\n]*
     (?P<quote>["'`]?)(?P<secret>[A-Za-z0-9+/=_\-.~!@#$%^&*]{6,})(?P=quote)
     """
 )
+# The same name and value in two other shapes, trusted only when the value looks random:
+# a call's first two arguments (PHP's define('DB_PASSWORD', '...'), setdefault("SECRET_KEY", "..."))
+# and an XML element (<password>...</password>).
+_PAIR = re.compile(
+    r"""(?x)
+    \([^\S\n]*(?P<open>["'])(?=(?P<name>[A-Za-z0-9_.\-]+))(?P=name)(?P=open)[^\S\n]*,[^\S\n]*
+    (?P<quote>["'`])(?P<secret>[A-Za-z0-9+/=_\-.~!@#$%^&*]{6,})(?P=quote)
+    """
+)
+_ELEMENT = re.compile(r"<(?=(?P<name>[A-Za-z0-9_.\-:]+))(?P=name)>(?P<quote>)(?P<secret>[A-Za-z0-9+/=_\-.~!@#$%^&*]{6,})</(?P=name)>")
 
 
 # ``_auth`` / ``auth`` as a whole name: npm's ``_auth = base64(user:password)``, Docker's ``"auth": ...``
@@ -183,18 +197,21 @@ class SecretRules:
         # the full pattern is slow; it runs only on the lines that may name a password/secret/token/key
         # (an assignment never spans lines, so per line it finds what it finds in the whole text)
         for line_start, line_end in _hint_lines(folded):
-            for m in _ASSIGNMENT.finditer(text, line_start, line_end):
-                if not _ASSIGNMENT_HINT.search(m.group("name")):
-                    continue  # an assignment, but not to a password/secret/token/key name
-                value = m.group("secret")
-                if not m.group("quote") and (text[m.end():m.end() + 1] in ("(", "[")
-                                             or re.fullmatch(r"[A-Za-z_$][A-Za-z_$]*", value)):
-                    continue  # getPassword(user), tokens[i], an identifier: code, not a value
-                # a quoted literal assigned to a password/secret is one, random-looking or not
-                literal_password = ((bool(m.group("quote")) or (config and not value.startswith(("/", "./", "../", "~/"))))
-                                    and _PASSWORD_NAME.search(m.group("name")) is not None)
-                if (literal_password and not _is_name(value)) or (len(value) >= 8 and _looks_random(value, self.min_entropy)):
-                    spans.append((m.start("secret"), m.end("secret"), "secret-assignment"))
+            for rx in (_ASSIGNMENT, _PAIR, _ELEMENT):
+                for m in rx.finditer(text, line_start, line_end):
+                    if not _ASSIGNMENT_HINT.search(m.group("name")):
+                        continue  # an assignment, but not to a password/secret/token/key name
+                    value = m.group("secret")
+                    if not m.group("quote") and (text[m.end():m.end() + 1] in ("(", "[")
+                                                 or re.fullmatch(r"[A-Za-z_$][A-Za-z_$]*", value)):
+                        continue  # getPassword(user), tokens[i], an identifier: code, not a value
+                    if rx is not _ASSIGNMENT and re.fullmatch(r"[A-Za-z_$][A-Za-z_$]*", value):
+                        continue  # index("apiKeyId", "environmentId"): two names, not a name and its value
+                    # a quoted literal assigned to a password/secret is one, random-looking or not
+                    literal_password = (rx is _ASSIGNMENT and _PASSWORD_NAME.search(m.group("name")) is not None
+                                        and (bool(m.group("quote")) or (config and not value.startswith(("/", "./", "../", "~/")))))
+                    if (literal_password and not _is_name(value)) or (len(value) >= 8 and _looks_random(value, self.min_entropy)):
+                        spans.append((m.start("secret"), m.end("secret"), "secret-assignment"))
         if not spans:
             return text, []
         spans.sort(key=lambda s: (s[0], -s[1]))

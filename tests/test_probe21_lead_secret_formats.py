@@ -69,3 +69,37 @@ def test_provider_tokens_are_redacted(rule: str, token: str, line: str) -> None:
 def test_ordinary_code_with_the_prefixes_is_left_alone(text: str) -> None:
     out, found = SecretRules().redact(text)
     assert out == text and not found
+
+
+VALUE = tail(ALNUM, 12) + "7!" + tail(ALNUM, 4)
+
+
+@pytest.mark.parametrize("line", [
+    "define('DB_PASSWORD', '{}');",                      # PHP (WordPress's wp-config.php)
+    "os.environ.setdefault(\"SECRET_KEY\", \"{}\")",
+    "config.set('api_token', '{}')",
+    "<password>{}</password>",                           # XML configuration
+    "headers['X-Api-Key'] = '{}'",
+    "let api_key: &str = \"{}\";",                        # a type annotation between name and value
+    "const apiKey: string = \"{}\";",
+    "private clientSecret: string | undefined = '{}';",
+])
+def test_names_and_values_in_other_shapes_are_redacted(line: str) -> None:
+    """Old: the assignment rule wanted ``name = value`` or ``name: value``; these shapes kept the value."""
+    out, found = SecretRules().redact(line.format(VALUE), "src/settings.php")
+    assert VALUE not in out and [f.rule for f in found] == ["secret-assignment"]
+
+
+@pytest.mark.parametrize("text", [
+    'const fields = ["count_count", "avg_latency", "sum_tokens", "p95_duration"]',  # a list, not a call
+    'CREATE UNIQUE INDEX "k" ON "ApiKeyEnvironment"("apiKeyId", "environmentId");',  # two names
+    "t('password', 'Password')",
+    "<password>changeme</password>",
+    "<token>${TOKEN}</token>",
+    "private readonly clientSecret: Map<string, number> = new Map();",
+    "def check(password: str = DEFAULT_PASSWORD):",
+    "token: Token = tokens[i]",
+])
+def test_lists_names_and_typed_code_are_left_alone(text: str) -> None:
+    out, found = SecretRules().redact(text, "src/x.ts")
+    assert out == text and not found
