@@ -239,7 +239,10 @@ MODULES["lib/partial.bzl"] = _PARTIAL
 #: were wrong without it): ``analysistest.make`` returns a test rule whose
 #: ``target_under_test`` is a label (the edge to the rule under test), ``unittest.suite``
 #: instantiates ``<name>_test_<i>`` per rule and a ``test_suite`` over them. ``asserts``
-#: and ``begin``/``end`` run at analysis time only; they are not here (unknown, as before).
+#: and ``begin``/``end``/``fail``/``target_*`` run at analysis time only: inert here, but
+#: present, as a .bzl may forward them at load time (rules_android's ``test/utils/unittest.bzl``
+#: builds ``struct(begin = _unittest.begin, ...)``: "struct has no field 'begin'" failed it
+#: and the 11 statements loading it).
 MODULES["lib/unittest.bzl"] = _PARTIAL + '''
 TOOLCHAIN_TYPE = "@bazel_skylib//toolchains/unittest:toolchain_type"
 
@@ -269,8 +272,30 @@ def _suite(name, *test_rules):
         test_names.append(test_name)
     native.test_suite(name = name, tests = [":%s" % t for t in test_names])
 
-unittest = struct(make = _make, suite = _suite)
-analysistest = struct(make = _make_analysis_test)
+def _at_analysis(*args, **kwargs):
+    return None
+
+unittest = struct(make = _make, suite = _suite, begin = _at_analysis, end = _at_analysis, fail = _at_analysis)
+analysistest = struct(
+    make = _make_analysis_test,
+    begin = _at_analysis,
+    end = _at_analysis,
+    fail = _at_analysis,
+    target_actions = _at_analysis,
+    target_bin_dir_path = _at_analysis,
+    target_under_test = _at_analysis,
+)
+asserts = struct(
+    expect_failure = _at_analysis,
+    equals = _at_analysis,
+    false = _at_analysis,
+    set_equals = _at_analysis,
+    new_set_equals = _at_analysis,
+    true = _at_analysis,
+)
+
+def register_unittest_toolchains():
+    pass
 '''
 
 #: ``rules/build_test.bzl`` and ``rules/diff_test.bzl`` (skylib 1.1.1, the Bazel 4 era): macros,

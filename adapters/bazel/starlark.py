@@ -396,6 +396,7 @@ class Interpreter:
                 if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "load" and loc is None:
                     self._exec_load(stmt.value, g, path)
                 else:
+                    self._note_nameless_external_call(stmt.value, g, loc, path)
                     self._eval(stmt.value, g, loc, path)
             elif isinstance(stmt, ast.Assign):
                 value = self._eval(stmt.value, g, loc, path)
@@ -418,7 +419,10 @@ class Interpreter:
                 else:
                     self._exec_block(stmt.orelse, g, loc, path)
             elif isinstance(stmt, ast.For):
-                for item in self._iterate(self._eval(stmt.iter, g, loc, path), lazy=True):
+                iterated = self._eval(stmt.iter, g, loc, path)
+                if self.ctx is not None and (iterated is UNKNOWN or isinstance(iterated, UnknownCallable)):
+                    self.ctx.unknown_loops.append(f"{path}:{stmt.lineno}")
+                for item in self._iterate(iterated, lazy=True):
                     self._assign(stmt.target, item, g, loc, path)
                     try:
                         self._exec_block(stmt.body, g, loc, path)
@@ -560,9 +564,9 @@ class Interpreter:
                 return not self._truth(v)
             if v is UNKNOWN:
                 return UNKNOWN
-            if isinstance(node.op, ast.USub) and isinstance(v, int):
+            if isinstance(node.op, ast.USub) and isinstance(v, (int, float)) and not isinstance(v, bool):
                 return -v
-            if isinstance(node.op, ast.UAdd) and isinstance(v, int):
+            if isinstance(node.op, ast.UAdd) and isinstance(v, (int, float)) and not isinstance(v, bool):
                 return v
             if isinstance(node.op, ast.Invert) and isinstance(v, int):
                 return ~v
@@ -853,6 +857,8 @@ class Interpreter:
         if isinstance(fn, UnknownCallable):
             if "name" in kwargs and self.ctx is not None:  # in a BUILD file (or a macro it calls)
                 self._note_unknown(fn.symbol, fn.origin, line)
+                if isinstance(kwargs["name"], str):
+                    self.ctx.external_calls.setdefault(kwargs["name"], f"{fn.symbol} ({path}:{line})")
                 # positional arguments make it a macro, not a rule (rules_testing's
                 # ``util.helper_target(py_test, name = ...)``); it still declares ``name``
                 return self._instantiate(fn.symbol, None, [], kwargs, line, path)
@@ -860,6 +866,17 @@ class Interpreter:
         if fn is UNKNOWN:
             return UNKNOWN
         raise EvalError(f"{_type_name(fn)} is not callable", line, path)
+
+    def _note_nameless_external_call(self, node: ast.expr, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> None:
+        """A statement ``macro()`` of another repository with no ``name`` (rules_js's
+        ``npm_link_all_packages()``, which makes ``//:node_modules/<package>``): it may create
+        any target of the package, so labels to targets ctxsel did not find there are not
+        called missing files (``PackageResult.unseen_reason``)."""
+        if self.ctx is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            return
+        fn = (loc or {}).get(node.func.id, g.get(node.func.id))
+        if isinstance(fn, UnknownCallable) and not any(k.arg in ("name", None) for k in node.keywords):
+            self.ctx.external_calls.setdefault("", f"{fn.symbol} ({path}:{node.lineno})")
 
     def _instantiate(self, kind: str, rule: RuleClass | None, args: list[Any], kwargs: dict[str, Any], line: int, path: str) -> None:
         if args:
@@ -959,7 +976,7 @@ class Interpreter:
         if attr in values:
             return values[attr]
         if attr == "relative":
-            return Builtin("Label.relative", lambda rel: LabelValue(rel if rel.startswith(("//", "@")) else f"{text.split(':')[0]}:{rel.lstrip(':')}"))
+            return Builtin("Label.relative", lambda rel: LabelValue.of(rel if rel.startswith(("//", "@")) else f"{text.split(':')[0]}:{rel.lstrip(':')}"))
         raise EvalError(f"Label has no attribute {attr!r}", line, path)
 
     # ------------------------------------------------------------ builtins

@@ -15,6 +15,7 @@ from .starlark_values import (
     AspectClass,
     AttrSpec,
     Builtin,
+    Depset,
     EvalError,
     LabelValue,
     RuleClass,
@@ -157,7 +158,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
         # relative to the package of the file that calls Label() (a .bzl: not the BUILD
         # file using it), as Bazel 6+ resolves it; Bazel 4.2.3 refuses it ("Illegal
         # absolute label syntax"), so no repository that Bazel 4 loads has one
-        return LabelValue(_relative_to_caller(text))
+        return LabelValue.of(_relative_to_caller(text))
 
     def _relative_to_caller(text: str) -> str:
         """A label text made absolute against the package of the file whose code is calling
@@ -179,8 +180,8 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
         if not isinstance(value, str):
             raise EvalError(f"package_relative_label: got {_type_name(value)}, want string or Label")
         if value.startswith(("//", "@")):
-            return LabelValue(value)
-        return LabelValue(f"//{interp.ctx.package if interp.ctx else ''}:{value.removeprefix(':')}")
+            return LabelValue.of(value)
+        return LabelValue.of(f"//{interp.ctx.package if interp.ctx else ''}:{value.removeprefix(':')}")
 
     @builtin("rule")
     def _rule(implementation: Any = None, attrs: Any = None, outputs: Any = None, **kwargs: Any) -> RuleClass:
@@ -204,7 +205,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     # no ``toolchain_type`` here: in a BUILD file (and as ``native.toolchain_type``) it is the
     # native rule, a target ``toolchains = [...]`` points at; .bzl code spells the other one
     # ``config_common.toolchain_type``
-    for name in ("provider", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "configuration_field", "exec_group", "subrule", "visibility", "depset"):
+    for name in ("provider", "repository_rule", "module_extension", "tag_class", "transition", "analysis_test_transition", "config_field", "configuration_field", "exec_group", "subrule", "visibility"):
         b[name] = Builtin(name, lambda *a, **k: UNKNOWN)
 
     def label_default(kind: str, default: Any) -> Any:
@@ -258,6 +259,8 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
 
     @builtin("int")
     def _int(x: Any, base: int = 10) -> Any:
+        if isinstance(x, str) and "_" in x:  # Python's digit separators; Bazel 4.2.3: 'invalid base-10 literal: "1_000"'
+            raise EvalError(f"int(): invalid literal {x!r}")
         try:
             return int(x, base) if isinstance(x, str) else int(x)
         except (ValueError, TypeError):
@@ -303,6 +306,40 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     b["zip"] = Builtin("zip", lambda *xs: list(zip(*[interp._iterate(x) for x in xs])))
     b["any"] = Builtin("any", lambda x: any(interp._truth(v) for v in interp._iterate(x)))
     b["all"] = Builtin("all", lambda x: all(interp._truth(v) for v in interp._iterate(x)))
+    b["hash"] = Builtin("hash", _string_hash)
+
+    @builtin("depset")
+    def _depset(direct: Any = None, order: str = "default", transitive: Any = None, items: Any = None) -> Any:
+        """Bazel's ``to_list()`` order: "default"/"postorder" list the transitive depsets'
+        items before the direct ones, "preorder" after; duplicates keep their first place.
+        A "topological" order or an unknown part stays UNKNOWN."""
+        direct = items if direct is None else direct
+        parts = [] if transitive is None else transitive
+        if order not in ("default", "postorder", "preorder") or direct is UNKNOWN or parts is UNKNOWN:
+            return UNKNOWN
+        nested = interp._iterate(parts)
+        if not all(isinstance(d, Depset) for d in nested):
+            return UNKNOWN
+        own = interp._iterate(direct) if direct is not None else []
+        inherited = [x for d in nested for x in d.items]
+        seen: dict[Any, Any] = {}
+        for x in [*own, *inherited] if order == "preorder" else [*inherited, *own]:
+            try:
+                seen.setdefault(dict_key(x), x)
+            except TypeError:
+                raise EvalError(f"depset: unhashable element of type {_type_name(x)}") from None
+        return Depset(tuple(seen.values()))
+
+    @builtin("float")
+    def _float(x: Any = 0.0) -> Any:
+        if x is UNKNOWN:
+            return UNKNOWN
+        if isinstance(x, bool) or not isinstance(x, (int, float, str)):
+            raise EvalError(f"float(): got {_type_name(x)}, want int, float or string")
+        try:
+            return float(x)
+        except ValueError:
+            raise EvalError(f"float(): invalid literal {x!r}") from None
 
     @builtin("range")
     def _range(*args: int) -> range:
@@ -439,12 +476,44 @@ def _dict_pop(d: dict[Any, Any], key: Any, default: Any = _UNBOUND) -> Any:
     raise EvalError(f"key {key!r} not found")
 
 
-def _split(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
-    return s.split(sep, maxsplit)
+def _separator(sep: Any) -> str:
+    """``split``/``rsplit``'s ``sep``: required and non-empty in Bazel's Starlark (4.2.3:
+    ``" a b ".split()`` is "missing 1 required positional argument: sep", as in today's
+    ``StringModule``); Python's whitespace splitting made targets Bazel never has."""
+    if not isinstance(sep, str):
+        raise EvalError(f"split: got {_type_name(sep)} for sep, want string")
+    if not sep:
+        raise EvalError("split: empty separator")
+    return sep
 
 
-def _rsplit(s: str, sep: Any = None, maxsplit: int = -1) -> list[str]:
-    return s.rsplit(sep, maxsplit)
+def _split(s: str, sep: Any, maxsplit: Any = None) -> list[str]:
+    return s.split(_separator(sep), -1 if maxsplit is None else maxsplit)
+
+
+def _rsplit(s: str, sep: Any, maxsplit: Any = None) -> list[str]:
+    return s.rsplit(_separator(sep), -1 if maxsplit is None else maxsplit)
+
+
+def _dict_popitem(d: dict[Any, Any]) -> tuple[Any, Any]:
+    """``D.popitem()``: Starlark removes the FIRST pair in insertion order (Bazel 4.2.3:
+    ``{"b": 1, "a": 2}.popitem()`` is ``("b", 1)``); Python's removes the last."""
+    if not d:
+        raise EvalError("popitem: empty dictionary")
+    key = next(iter(d))
+    return key, d.pop(key)
+
+
+def _string_hash(s: Any) -> int:
+    """``hash(s)``: Java's ``String.hashCode`` (Bazel 4.2.3: ``hash("abc")`` is 96354), a
+    signed 32-bit value over UTF-16 code units; Python's ``hash`` is salted per process."""
+    if not isinstance(s, str):
+        raise EvalError(f"hash: got {_type_name(s)}, want string")
+    units = s.encode("utf-16-be")
+    h = 0
+    for i in range(0, len(units), 2):
+        h = (31 * h + int.from_bytes(units[i:i + 2], "big")) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
 
 
 METHODS: dict[tuple[type, str], Callable[..., Any]] = {
@@ -478,6 +547,7 @@ METHODS: dict[tuple[type, str], Callable[..., Any]] = {
     (str, "isupper"): lambda s: s.isupper(),
     (str, "islower"): lambda s: s.islower(),
     (str, "isspace"): lambda s: s.isspace(),
+    (str, "istitle"): lambda s: s.istitle(),
     (str, "elems"): lambda s: list(s),
     (str, "codepoints"): lambda s: list(s),
     (list, "append"): _list_append,
@@ -493,6 +563,8 @@ METHODS: dict[tuple[type, str], Callable[..., Any]] = {
     (dict, "items"): lambda d: list(d.items()),
     (dict, "update"): lambda d, *a, **k: [d.update(x) for x in a if isinstance(x, dict)] and None or d.update(k),
     (dict, "pop"): _dict_pop,
+    (dict, "popitem"): _dict_popitem,
+    (Depset, "to_list"): lambda d: list(d.items),
     (dict, "setdefault"): lambda d, k, v=None: d.setdefault(dict_key(k), v),
     (dict, "clear"): lambda d: d.clear(),
     (tuple, "index"): lambda t, x: t.index(x),

@@ -7,11 +7,13 @@ static loader can use them without importing each other.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Callable
 
-from .labels import ENVIRONMENT_GROUP, NON_RULE_KINDS, PACKAGE_GROUP  # noqa: F401 (re-exported for the builtins)
+from .labels import ENVIRONMENT_GROUP, NON_RULE_KINDS, PACKAGE_GROUP, LabelError, parse_label  # noqa: F401 (re-exported for the builtins)
 
 MAX_SEQUENCE = 1_000_000  # longest list/string an operation may build
 
@@ -64,6 +66,18 @@ class PartialDict(dict):  # type: ignore[type-arg]
     """``dict(x, k = v)`` where ``x`` is another repository's value: ``k`` is known, the rest
     is not (a ``rule(attrs = dict(py_common.API_ATTRS, deps = ...))`` keeps its ``deps``; a
     ``struct(**it)`` is open)."""
+
+
+@dataclass(frozen=True)
+class Depset:
+    """``depset(...)`` in loading-phase code (macros de-duplicate labels with
+    ``depset(x).to_list()``); ``items`` in ``to_list()`` order. It was UNKNOWN, so the
+    names and deps built from it were lost."""
+
+    items: tuple[Any, ...]
+
+    def __bool__(self) -> bool:  # an empty depset is falsy, as in Starlark
+        return bool(self.items)
 
 
 @dataclass
@@ -163,6 +177,18 @@ class LabelValue:
     def __str__(self) -> str:
         return self.text
 
+    @classmethod
+    def of(cls, text: str) -> "LabelValue":
+        """A Label from an absolute label text, in the canonical spelling Bazel 4.2.3 prints:
+        ``str(Label("@//a/b"))`` is ``//a/b:b`` (measured), so macros may slice at its
+        ``":"``. rules_scala's ``scala_toolchain`` does ``expanded.rindex(":")`` on
+        ``str(native.package_relative_label("@//p"))``; the raw text failed the statement
+        and lost the toolchain. A text no label parser accepts stays as written."""
+        try:
+            return cls(str(parse_label(text)))
+        except LabelError:
+            return cls(text)
+
 
 def dict_key(key: Any) -> Any:
     """A dict key as ctxsel stores it: a Label by its text, so ``{Label("//a:b"): 1}``,
@@ -223,6 +249,13 @@ class PackageContext:
     #: nobody exports) that set none; its package_group labels are dependencies for bazel query
     default_visibility: Any = None
     line: int = 0  # line of the top-level BUILD statement being evaluated
+    #: ``path:line`` of each ``for`` loop that ran over an unknown value (another
+    #: repository's list or dict): the targets its body would create are missing
+    unknown_loops: list[str] = field(default_factory=list)
+    #: target name -> "symbol (path:line)" of each call of another repository's symbol: a
+    #: macro may create more targets under that name (rules_js's ``npm_link_all_packages(name
+    #: = "node_modules")`` makes ``node_modules/<package>``)
+    external_calls: dict[str, str] = field(default_factory=dict)
 
 
 class _Missing:
@@ -292,7 +325,7 @@ def _type_name(v: Any) -> str:
     if isinstance(v, (Select, SelectorList)):
         return "select"
     return {int: "int", str: "string", list: "list", tuple: "tuple", dict: "dict", Struct: "struct", LabelValue: "Label",
-            range: "range"}.get(type(v), type(v).__name__)
+            range: "range", Depset: "depset", float: "float"}.get(type(v), type(v).__name__)
 
 
 def _check_size(v: Any) -> Any:
@@ -301,24 +334,77 @@ def _check_size(v: Any) -> Any:
     return v
 
 
-#: a ``%`` conversion's flags, width and precision ("%%" is a literal percent sign)
-_PERCENT_SPEC = re.compile(r"%%|%(?:\([^)]*\))?([-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d*))?)")
+#: a ``%`` conversion: its flags, width and precision, then its character ("%%" is a
+#: literal percent sign)
+_PERCENT_SPEC = re.compile(r"%%|%(?:\([^)]*\))?([-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d*))?)(.?)", re.S)
+#: the conversions Bazel's Starlark formats (``Printer.formatWithList``): ``%d %s %r`` and
+#: the float ones in Bazel 4.2.3; ``%o %x %X`` since, which ctxsel follows, as a repository
+#: using them is written for such a Bazel. ``%i`` and ``%c`` (Python's, starlark-go's) are
+#: refused by 4.2.3 and today's Bazel alike: 'unsupported format character "i"' (measured).
+_PERCENT_CONVERSIONS = frozenset("dsroxXeEfFgG")
 
 
 def _format_percent(fmt: str, args: Any) -> str:
-    if not isinstance(args, tuple):
-        args = (args,)
-    conv = [a if isinstance(a, (int, float)) and not isinstance(a, bool) else _Printable(a) for a in args]
-    for m in _PERCENT_SPEC.finditer(fmt):
+    conv = list(args) if isinstance(args, tuple) else [args]
+    index = 0
+
+    def conversion(m: re.Match[str]) -> str:
+        """One ``%`` conversion checked as Starlark does, its argument made ready for Python's."""
+        nonlocal index
+        spec, char = m.group(0), m.group(2)
+        if spec == "%%":
+            return spec
         # Starlark has none (Bazel 4.2.3: 'unsupported format character "0" at index 1 in
         # "%03d"', likewise "%5s", "%-4s", "%.2f"); Python's would also let "%999999999d"
         # build a gigabyte. Bazel fails the package there, ctxsel the statement.
-        if m.group(0) != "%%" and m.group(1):
-            raise EvalError(f"string formatting: unsupported format flags, width or precision {m.group(0)!r}")
+        if m.group(1):
+            raise EvalError(f"string formatting: unsupported format flags, width or precision {spec!r}")
+        if char not in _PERCENT_CONVERSIONS or spec.startswith("%("):
+            raise EvalError(f"string formatting: unsupported format character {spec[1:]!r}")
+        if index < len(conv):
+            arg = conv[index]
+            number = isinstance(arg, (int, float)) and not isinstance(arg, bool)
+            if char in "gG" and number:  # Bazel's %g is str(float): "%g" % 65 is "65.0"
+                text = starlark_float(float(arg))
+                conv[index], spec = _Printable(text.upper() if char == "G" else text), "%s"
+            elif char in "oxX" and isinstance(arg, float):
+                conv[index] = int(arg)
+            elif char in "sr" or not number:
+                conv[index] = _Printable(arg)
+        index += 1
+        return spec
+
+    fmt = _PERCENT_SPEC.sub(conversion, fmt)
     try:
         return fmt % tuple(conv)
     except (TypeError, ValueError) as exc:
         raise EvalError(f"string formatting: {exc}") from None
+
+
+def starlark_float(x: float) -> str:
+    """``str(x)`` of a float as Bazel's Starlark writes it (measured with Bazel 4.2.3): the
+    shortest digits that read back as ``x``, positional for decimal exponents -4 to 16 with
+    ".0" when whole (``10000000000000000.0``; Python switches at 1e16), else ``1.5e+20``,
+    ``1e-05``; ``+inf``, ``-inf``, ``nan``."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    if x == 0:
+        return "-0.0" if math.copysign(1, x) < 0 else "0.0"
+    sign, digit_tuple, exponent = Decimal(repr(x)).as_tuple()
+    assert isinstance(exponent, int)  # a finite number
+    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
+    point = len(digit_tuple) + exponent - 1  # the decimal exponent of the first digit
+    if -4 <= point < 17:
+        if point >= 0:
+            text = digits[:point + 1].ljust(point + 1, "0") + "." + (digits[point + 1:] or "0")
+        else:
+            text = "0." + "0" * (-point - 1) + digits
+    else:
+        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        text = f"{mantissa}e{'+' if point >= 0 else '-'}{abs(point):02d}"
+    return "-" + text if sign else text
 
 
 @dataclass(frozen=True)
@@ -382,14 +468,19 @@ def _written(v: Any, quote: bool) -> str:
         return "True" if v else "False"
     if v is None:
         return "None"
-    if isinstance(v, LabelValue):
-        return v.text
+    if isinstance(v, float):
+        return starlark_float(v)
+    if isinstance(v, LabelValue):  # Bazel 4.2.3: repr(Label("@//s")) and str([Label("//s")]) write Label("//s:s")
+        return f'Label("{v.text}")' if quote else v.text
     if isinstance(v, list):
         return "[" + ", ".join(_written(x, True) for x in v) + "]"
     if isinstance(v, tuple):
         return "(" + ", ".join(_written(x, True) for x in v) + ("," if len(v) == 1 else "") + ")"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_written(k, True)}: {_written(x, True)}" for k, x in v.items()) + "}"
+    if isinstance(v, Depset):
+        return "depset(" + _written(list(v.items), True) + ")"
     if type(v) is Struct:
-        return "struct(" + ", ".join(f"{k} = {_written(x, True)}" for k, x in v.fields.items()) + ")"
+        # fields in name order, whatever order struct() was given them (Bazel 4.2.3)
+        return "struct(" + ", ".join(f"{k} = {_written(x, True)}" for k, x in sorted(v.fields.items())) + ")"
     return str(v)

@@ -70,7 +70,7 @@ implementation_deps interface_deps dynamic_deps additional_linker_inputs additio
 win_def_file malloc link_extra_lib main tools exec_tools actual resources resource_jars classpath_resources
 launcher srcjar jars interface_library static_library shared_library objects pic_objects module_map
 compatible_with restricted_to target_compatible_with exec_compatible_with constraint_setting
-constraint_values flag_values parents toolchain toolchain_type target_settings build_setting_default
+constraint_values flag_values parents toolchain toolchain_type target_settings
 interpreter files coverage_tool bootstrap_template compiler_files all_files ar_files as_files dwp_files
 linker_files objcopy_files strip_files coverage_files toolchain_config toolchains java_runtime javabuilder
 singlejar genclass ijar header_compiler bootclasspath extclasspath roots embed manifest
@@ -84,12 +84,14 @@ KIND_LABEL_ATTRS = frozenset({("xcode_config", "versions"), ("xcode_config", "de
                               ("available_xcodes", "versions"), ("available_xcodes", "default")})
 
 #: Attributes that never hold labels, whatever the rule (for rules we cannot type).
+#: ``environment``/``arguments`` are ``env``/``args`` under rules_multirun's names: rules_lint's
+#: ``command(environment = {"FIX_TARGET": "//p:<itself>"})`` read as a label made a self-cycle.
 NON_LABEL_ATTRS = frozenset("""
 name visibility tags testonly licenses distribs deprecation features cmd cmd_bash cmd_bat cmd_ps message
 copts conlyopts cxxopts linkopts defines local_defines includes size timeout flaky shard_count args env
 env_inherit stamp linkstatic alwayslink main_class jvm_flags javacopts python_version srcs_version imports
 strip_include_prefix include_prefix output_to_bindir executable local importpath package_metadata
-exec_properties
+exec_properties build_setting_default environment arguments
 """.split())
 
 #: Attributes whose strings name outputs of the rule (a dependency on one is on the rule).
@@ -118,6 +120,20 @@ class PackageResult:
     loads: tuple[str, ...]  # transitive .bzl files (repo-relative) the BUILD file loads
     default_visibility: Any = None  # package(default_visibility = ...)
     file_visibility: dict[str, Any] = field(default_factory=dict)  # exports_files: name -> visibility
+    unknown_loops: tuple[str, ...] = ()  # "path:line" of loops over another repository's value
+    external_calls: dict[str, str] = field(default_factory=dict)  # PackageContext.external_calls
+
+    def unseen_reason(self, name: str) -> str:
+        """Why a target ``name`` of this package that ctxsel did not find may still exist for
+        Bazel ("" when nothing ctxsel left unevaluated could have created it): a loop over
+        another repository's value, or a call of another repository's macro whose name
+        prefixes it."""
+        if self.unknown_loops:
+            return f"a loop over another repository's value ({self.unknown_loops[0]})"
+        for prefix, call in self.external_calls.items():  # "": a call with no name, any target
+            if not prefix or (name.startswith(prefix) and name[len(prefix):len(prefix) + 1] in ("/", "_", ".", "-")):
+                return f"another repository's {call}"
+        return ""
 
 
 @dataclass
@@ -130,6 +146,9 @@ class StaticReport:
     missing_packages: dict[str, str] = field(default_factory=dict)  # label -> where referenced
     duplicated_labels: dict[str, None] = field(default_factory=dict)  # "rule (attr: label)", in order
     undeclared_files: dict[str, str] = field(default_factory=dict)  # file label -> the rule naming it from another package
+    #: like ``undeclared_files``, where something ctxsel left unevaluated may create the
+    #: target: file label -> (the rule naming it, ``PackageResult.unseen_reason``)
+    unseen_targets: dict[str, tuple[str, str]] = field(default_factory=dict)
     missing_loads: dict[str, str] = field(default_factory=dict)
     duplicates: list[str] = field(default_factory=list)
     name_conflicts: list[str] = field(default_factory=list)  # "//p:x (rule and exported file)"
@@ -171,6 +190,13 @@ class StaticReport:
                 f"static: {len(self.undeclared_files)} label(s) name a file its package does not declare "
                 f"(no exports_files, no rule of it lists the file); bazel query fails on them, ctxsel gives them no edge: "
                 f"{some(f'{k} (in {v})' for k, v in self.undeclared_files.items())}"
+            )
+        if self.unseen_targets:
+            reasons = {reason for _, reason in self.unseen_targets.values()}
+            out.append(
+                f"static: {len(self.unseen_targets)} label(s) name targets ctxsel did not find, in packages where "
+                f"what it could not evaluate may create them ({some(reasons, 2)}); ctxsel gives them no edge: "
+                f"{some(f'{k} (in {v})' for k, (v, _) in self.unseen_targets.items())}"
             )
         if self.duplicates:
             out.append(f"static: duplicate target names (first one kept): {some(self.duplicates)}")
@@ -345,7 +371,8 @@ class StaticLoader:
         finally:
             self.interp.ctx = None
         loads = tuple(sorted(self._transitive_loads(build_rel)))
-        return PackageResult(package, build_rel, ctx.targets, loads, ctx.default_visibility, ctx.file_visibility)
+        return PackageResult(package, build_rel, ctx.targets, loads, ctx.default_visibility, ctx.file_visibility,
+                             tuple(ctx.unknown_loops), ctx.external_calls)
 
     def _parse(self, source: str, rel: str) -> ast.Module:
         try:
@@ -749,7 +776,12 @@ class GraphAssembler:
             # Bazel 4.2.3: "Label '//p:sub/x.c' is invalid because 'p/sub' is a subpackage"
             self.report.eval_errors.append(f"{label}: label '{dep}' is invalid because '{self.loader.subpackage_of(dep)}' is a subpackage")
         elif dep.package in self.loader.packages and dep.package != label[2:].rpartition(":")[0] and dep.name not in self._declared_files(dep.package):
-            self.report.undeclared_files.setdefault(target, label)
+            res = self.packages.get(dep.package)
+            reason = res.unseen_reason(dep.name) if res is not None else ""
+            if reason:  # rules_kotlin's //kotlin/compiler, rules_js's //:node_modules/x: not a missing file
+                self.report.unseen_targets.setdefault(target, (label, reason))
+            else:
+                self.report.undeclared_files.setdefault(target, label)
         elif dep.package in self.loader.packages:
             files.add(dep.path)  # a source file of that package
             res = self.packages.get(dep.package)
@@ -826,16 +858,16 @@ def _expand_output_template(template: str, call: TargetCall) -> str | None:
 #: (native rule kind, attribute) pairs whose labels bazel query does not follow: the
 #: ``toolchain`` rule's ``toolchain`` is a nodep label (Bazel 4.2.3, measured: no edge from
 #: ``toolchain(name = "tc", toolchain = ":impl")`` to ``:impl``, with or without --nodep_deps).
-#: Neither is a ``label_flag``'s or ``label_setting``'s ``build_setting_default`` (measured: no
+#: (Nor is a ``label_flag``'s or ``label_setting``'s ``build_setting_default``, measured: no
 #: edge; the flag's value reaches its users through a late-bound attribute query cannot see;
-#: rules_rust 0.1.0's ``//util/import:import_macro_label`` closed a dependency cycle there and
-#: gave the rules its rust rules depend on extra dependents)
+#: rules_rust 0.1.0's ``//util/import:import_macro_label`` closed a dependency cycle there.
+#: Every other ``build_setting_default`` is a string, bool, int or list: the attribute is in
+#: NON_LABEL_ATTRS, for any kind.)
 #: native attributes that map strings to labels (Bazel's LABEL_DICT_UNARY type)
 LABEL_VALUED_DICT_ATTRS = frozenset({("cc_toolchain_suite", "toolchains")})
 #: ``AttrSpec.type`` values whose attribute names labels
 LABEL_TYPES = ("label", "label_list", "label_dict", "label_values_dict")
-NODEP_ATTRS = frozenset({("toolchain", "toolchain"), ("label_flag", "build_setting_default"),
-                         ("label_setting", "build_setting_default")})
+NODEP_ATTRS = frozenset({("toolchain", "toolchain")})
 
 
 def _is_label_attr(call: TargetCall, attr: str) -> bool:
