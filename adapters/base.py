@@ -201,6 +201,14 @@ class Adapter(ABC):
         """The test nodes among ``ids`` that this tool would run (sorted)."""
         return sorted(i for i in ids if graph.node(i).is_test)
 
+    def suite_tests(self, graph: BuildGraph, roots: Iterable[str]) -> list[str]:
+        """The tests that inputs naming a group of tests stand for (Bazel's ``test_suite``).
+
+        Only the inputs are expanded: a suite the blast radius merely reaches is no reason to
+        run every test it lists (``tests(rdeps(...))`` over-selects that way). Default: none.
+        """
+        return []
+
     def change_tests(self, graph: BuildGraph, changes: "ChangeSet") -> list[str] | None:
         """The tests the tool itself selects for a change, when it selects by more than the graph.
 

@@ -241,6 +241,9 @@ class Workspace:
         """
         radius = self.blast_radius(inputs, depth, roots, with_paths=False)
         tests = self.adapter.test_nodes(self.graph, [*radius.ids, *radius.unreported])
+        suites = self.adapter.suite_tests(self.graph, radius.roots)  # `bazel test //p:suite` runs these
+        if suites:
+            tests = sorted(set(tests) | set(suites))
         dropped: list[str] | None = None
         if owners:
             tests, dropped, notes = self._owned(tests, owners)

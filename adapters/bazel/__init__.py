@@ -19,7 +19,7 @@ from typing import Iterable
 from ctxsel.adapters.base import Adapter, AdapterOptions
 from ctxsel.cache import InputTracker, ensure_cache_dir
 from ctxsel.errors import Location, ToolError, UnknownTargetError, UserError
-from ctxsel.graph import BuildGraph
+from ctxsel.graph import TESTS, BuildGraph
 
 from .labels import BUILD_NAMES, NON_RULE_KINDS, LabelError, parse_label, valid_package_name, workspace_name
 
@@ -270,6 +270,23 @@ class BazelAdapter(Adapter):
         """``*_test`` rules, minus ``manual`` ones (``bazel test //...`` skips those too)."""
         return sorted(i for i in ids if graph.node(i).is_test and "manual" not in graph.node(i).tags)
 
+    def suite_tests(self, graph: BuildGraph, roots: Iterable[str]) -> list[str]:
+        """The tests ``bazel test //p:suite`` runs for each ``test_suite`` among ``roots``.
+
+        As Bazel 4.2.3 expands a suite (measured): its tests (those it lists, or every
+        non-manual test of its package when it lists none) that carry all of its positive
+        tags and none of its ``-tags``, a test's ``size`` (default ``medium``) counting as a
+        tag and the suite's own ``manual`` as none; a listed manual test stays; a nested
+        suite adds its whole expansion, unfiltered by the outer tags; a listed ``alias``
+        adds nothing.
+        """
+        found: set[str] = set()
+        seen: set[str] = set()
+        for root in roots:
+            if root in graph and graph.node(root).kind == "test_suite":
+                found |= _expand_suite(graph, root, seen)
+        return sorted(found)
+
     def global_files(self) -> tuple[str, ...]:
         """``GLOBAL_FILES`` plus the rc files .bazelrc imports: they hold the same options
         (``--deleted_packages``, flags every build and test reads), so an edit to
@@ -396,3 +413,25 @@ class BazelAdapter(Adapter):
 
 
 __all__ = ["BazelAdapter", "GLOBAL_FILES"]
+
+
+def _expand_suite(graph: BuildGraph, suite: str, seen: set[str]) -> set[str]:
+    """``suite_tests`` for one suite; ``seen`` ends a cycle of suites (Bazel refuses one)."""
+    if suite in seen:
+        return set()
+    seen.add(suite)
+    tags = graph.node(suite).tags
+    wanted = {t for t in tags if not t.startswith("-") and t != "manual"}
+    unwanted = {t[1:] for t in tags if t.startswith("-")}
+    found: set[str] = set()
+    for dep in graph.dependencies(suite):
+        if TESTS not in graph.edge_types(suite, dep):
+            continue
+        node = graph.node(dep)
+        if node.kind == "test_suite":
+            found |= _expand_suite(graph, dep, seen)
+        elif node.is_test:
+            has = {*node.tags, str(node.meta.get("size", "medium"))}
+            if wanted <= has and not unwanted & has:
+                found.add(dep)
+    return found

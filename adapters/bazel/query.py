@@ -124,7 +124,7 @@ def sniff_format(text: str) -> str:
 
 # ---------------------------------------------------------------- a format-neutral target record
 class _Target:
-    __slots__ = ("kind", "cls", "name", "inputs", "outputs", "tags", "attr_of_input", "generating_rule", "visibility")
+    __slots__ = ("kind", "cls", "name", "inputs", "outputs", "tags", "size", "attr_of_input", "generating_rule", "visibility")
 
     def __init__(self, kind: str, name: str) -> None:
         self.kind = kind  # rule | source | generated | package_group
@@ -133,6 +133,7 @@ class _Target:
         self.inputs: list[str] = []
         self.outputs: list[str] = []
         self.tags: list[str] = []
+        self.size = ""  # a test's size when written (query omits the default)
         self.attr_of_input: dict[str, str] = {}
         self.generating_rule = ""
         #: a rule's or source file's visibility labels; a package group's ``includes``
@@ -192,6 +193,8 @@ def parse_xml(text: str, source: str) -> Iterator[_Target]:
                                 t.attr_of_input.setdefault(lab.get("value", ""), attr)
                 elif child.tag == "label":
                     t.attr_of_input.setdefault(child.get("value", ""), child.get("name", ""))
+                elif child.tag == "string" and child.get("name") == "size":
+                    t.size = child.get("value", "")
             yield t
         elif el.tag == "source-file":
             t = _Target("source", name)
@@ -230,6 +233,8 @@ def parse_streamed_jsonproto(text: str, source: str) -> Iterator[_Target]:
                 aname = attr.get("name", "")
                 if aname == "tags":
                     t.tags = list(attr.get("stringListValue", []))
+                elif aname == "size":
+                    t.size = attr.get("stringValue", "")
                 elif aname == "visibility":
                     t.visibility = list(attr.get("stringListValue", []))
                 elif attr.get("type") in ("LABEL_LIST", "LABEL"):
@@ -290,6 +295,8 @@ def graph_from_targets(targets: Iterable[_Target], root: str, main_repo_name: st
         outs = set(outs_of.get(rid, ())) | {_canon(o, main_repo_name).split(":", 1)[1] for o in r.outputs}
         if outs:
             meta["outs"] = tuple(sorted(outs))
+        if r.size and r.cls.endswith("_test"):
+            meta["size"] = r.size
         graph.add_node(Node(rid, r.cls or r.kind, package=package, tags=tuple(sorted(set(r.tags))), is_test=r.cls.endswith("_test"), external=not rid.startswith("//"), meta=meta))
     for r in rules:
         rid = _canon(r.name, main_repo_name)

@@ -630,6 +630,9 @@ class GraphAssembler:
         meta = dict(loads_meta)
         if outs:
             meta["outs"] = outs
+        size = call.attrs.get("size")
+        if call.kind.endswith("_test") and isinstance(size, str) and size:
+            meta["size"] = size  # a tag when a test_suite expands (``suite_tests``)
         self.graph.add_node(Node(
             id=label, kind=call.kind, package=res.package, tags=tags,
             is_test=call.kind.endswith("_test"), meta=meta,
