@@ -72,8 +72,9 @@ class LazyRegex:
     Translating and compiling were most of parsing a large file (Python's ``re`` parser:
     ~0.3 ms a pattern, ~8 s for a 30,000-rule GitLab file on a loaded machine), while a
     question about a few paths tests only the few rules the index offers. Only for
-    sources known to compile (GitLab's translation escapes everything): GitHub's parser
-    warns about a pattern that does not compile, so it stays eager.
+    sources known to compile: GitLab's translation and ``github_regex`` escape everything
+    (``github_regex`` compiled for each of 104,636 random patterns over ``ab/*?.\\[]{}!#-_ ()+^$|``
+    that GitHub accepts; ``tests/test_probe21_lead_codeowners_lazy.py``).
     """
 
     __slots__ = ("text", "translate", "_compiled")
@@ -85,11 +86,14 @@ class LazyRegex:
         self._compiled: Pattern[str] | None = None
 
     def search(self, path: str) -> "re.Match[str] | None":
+        return self.compiled().search(path)
+
+    def compiled(self) -> Pattern[str]:
         compiled = self._compiled
         if compiled is None:
             source = self.translate(self.text) if self.translate is not None else self.text
             compiled = self._compiled = re.compile(source)
-        return compiled.search(path)
+        return compiled
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,9 @@ class RuleIndex:
 
     def __init__(self, compiled: Sequence[CompiledRule]) -> None:
         self.compiled = list(compiled)
+        #: each rule's compiled pattern once a path needed it: matching 100,000 paths calls
+        #: ``search`` millions of times, and a LazyRegex in between costs a fifth more
+        self._patterns: list[Pattern[str] | None] = [None] * len(self.compiled)
         self._by_seg: dict[str, list[int]] = {}
         self._by_ext: dict[str, list[int]] = {}
         self._always: list[int] = []
@@ -141,9 +148,16 @@ class RuleIndex:
         """The rules matching ``path``, from the last line of the file to the first."""
         compiled = self.compiled
         for i in self.candidates(path):
-            c = compiled[i]
-            if c.regex.search(path) is not None:
-                yield c
+            if self.search(i, path):
+                yield compiled[i]
+
+    def search(self, i: int, path: str) -> bool:
+        """Whether rule ``i`` matches ``path``."""
+        pattern = self._patterns[i]
+        if pattern is None:
+            regex = self.compiled[i].regex
+            pattern = self._patterns[i] = regex.compiled() if isinstance(regex, LazyRegex) else regex
+        return pattern.search(path) is not None
 
 
 def index_key(segments: Sequence[str]) -> tuple[str, str] | None:
@@ -206,7 +220,7 @@ class CodeOwners:
             section = c.rule.section
             if section in excluded or (section in decided and not c.rule.exclusion):
                 continue  # only an exclusion can still change this section's answer
-            if c.regex.search(path) is None:
+            if not self.index.search(i, path):
                 continue
             if c.rule.exclusion:
                 excluded.add(section)
@@ -284,14 +298,9 @@ def parse_github(text: str, source: str = "CODEOWNERS") -> CodeOwners:
         if invalid:
             bad(line_no, f"{invalid[0]!r} is not an owner (@user, @org/team or an e-mail address)")
             continue
-        try:
-            regex = re.compile(github_regex(pattern))
-        except (ValueError, re.error) as exc:
-            bad(line_no, f"invalid pattern {pattern!r} ({exc})")
-            continue
         rule = Rule(pattern, tuple(dict.fromkeys(rest)), line_no)
         rules.append(rule)
-        compiled.append(CompiledRule(rule, regex, pattern_key(pattern)))
+        compiled.append(CompiledRule(rule, LazyRegex(pattern, github_regex), pattern_key(pattern)))
     return CodeOwners(rules, "github", source, warnings=warnings, index=RuleIndex(compiled))
 
 
