@@ -54,8 +54,10 @@ def turbo_test_dirs(root: Path, selector: str) -> set[str]:
     if proc.returncode != 0 and "Could not find task `test`" in proc.stderr:
         return set()  # no test task in turbo.json: turbo runs no tests at all
     proc.check_returncode()
+    # turbo's placeholders run nothing: <NONEXISTENT> (no script), <OPT OUT> ("extends": false
+    # reached through a package turbo.json; 2.11.11 prints it even for a package without the script)
     return {t["directory"].strip("/") for t in json.loads(proc.stdout)["tasks"]
-            if t["task"] == "test" and t["command"] != "<NONEXISTENT>"}
+            if t["task"] == "test" and t["command"] not in ("<NONEXISTENT>", "<OPT OUT>")}
 
 
 def yarn_deps(root: Path, yarn: str) -> dict[str, set[str]]:

@@ -74,6 +74,48 @@ def path_in_spec(spec: str) -> str | None:
     return spec if spec.startswith((".", "/")) else None
 
 
+def pnpm_glob_problem(glob: str) -> str | None:
+    r"""Why pnpm 12 refuses a workspace glob (``!`` already stripped), or None.
+
+    Every pnpm command stops on it ("ERR_PNPM_WORKSPACE_INVALID_GLOB ... failed to parse glob
+    expression", 12.4.2, measured). Its grammar is turbo's (``turbo.workspace_glob_problem``:
+    unbalanced or empty ``{}``/``[]``, ``,`` outside braces, ``(``, ``)``, ``:``) except that an
+    empty path segment (``p//a``) is accepted, plus: ``**`` only as a whole segment, never twice
+    in a row nor inside braces (``p/a**``, ``p/***``, ``p/**/**``, ``p/{a,**}``); a ``\`` only
+    before a character glob syntax uses (``p/\a``, a trailing ``\``); and a class whose ``-``
+    is no range between two characters (``[-a]``, ``[a-]``, ``[a-b-c]``) or that holds only ``!``.
+    """
+    from .turbo import workspace_glob_problem  # the grammar both tools share
+
+    while "//" in glob:
+        glob = glob.replace("//", "/")
+    why = workspace_glob_problem(glob)
+    if why is not None:
+        return why
+    segments = glob.split("/")
+    for seg, nxt in zip(segments, [*segments[1:], None]):
+        if "**" in seg and seg != "**":
+            return "a ** that is not a whole path segment" if "{" not in seg else "a ** inside braces"
+        if seg == nxt == "**":
+            return "two ** segments in a row"
+    for i, c in enumerate(glob):
+        if c == "\\" and (i + 1 == len(glob) or glob[i + 1] not in _ESCAPABLE):
+            return "a \\ that escapes nothing"
+    for body in _CLASS.findall(glob):
+        items = body[1:] if body.startswith("!") else body
+        if not items or not _CLASS_ITEMS.fullmatch(items):
+            return f"the class [{body}]"
+    return None
+
+
+#: what a ``\`` may escape in pnpm 12's globs (``p/\*`` is a literal ``*``; ``p/\a`` is refused, measured)
+_ESCAPABLE = frozenset("*?[]{}()!,:\\-^")
+#: a ``[...]`` class's body
+_CLASS = re.compile(r"\[((?:\\.|[^\]\\])+)\]")
+#: a class body as pnpm reads it: characters (or escapes), each optionally a range ``a-z``
+_CLASS_ITEMS = re.compile(r"(?:(?:\\.|[^-\\])(?:-(?:\\.|[^-\\]))?)+")
+
+
 def filter_selector(node_id: str) -> str:
     """A node id as a ``--filter`` value that selects that one project.
 
@@ -97,6 +139,11 @@ class PnpmAdapter(PackageGraphAdapter):
     static_fallback: ClassVar[str] = "reading the manifests"
     #: ``--filter '...[ref]'`` reads ``git diff``, which shows a moved file at its new path only
     rename_counts_old_path: ClassVar[bool] = False
+    #: ``--filter '...[ref]'`` maps each changed path through the projects of the working tree
+    #: only: a deleted project's files are the root project's, and the projects that still
+    #: declare it (``"a": "workspace:*"`` on a deleted ``a``) are no change of theirs (pnpm
+    #: 12.4.2, measured: ``git rm -r p/a`` with ``b -> a`` lists the root alone)
+    removed_owner_changes_dependents: ClassVar[bool] = False
     #: pnpm also takes a ``package.yaml`` project (``workspace.PNPM_MANIFESTS``)
     manifest_files: ClassVar[tuple[str, ...]] = ("package.json", "package.yaml")
     negation_rule: ClassVar[str] = "pnpm"
@@ -113,7 +160,13 @@ class PnpmAdapter(PackageGraphAdapter):
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
         """``linkWorkspacePackages``: ``true``/``"deep"`` link plain ranges; pnpm 12 refuses any
         other value but ``null`` (``'true'``, ``1``: "expected true, false, or "deep"",
-        measured), so ctxsel does too."""
+        measured), so ctxsel does too. So are workspace globs pnpm cannot parse
+        (``pnpm_glob_problem``)."""
+        for glob in ws.globs:
+            why = pnpm_glob_problem(glob.removeprefix("!"))
+            if why is not None:
+                raise ParseError(f"pnpm refuses the workspace glob {glob!r} ({why}): \"Invalid glob pattern\"",
+                                 Location(PNPM_WORKSPACE), hint="every pnpm command fails until it is fixed")
         value = ws.settings.get("linkWorkspacePackages")
         if not (value is None or isinstance(value, bool) or value == "deep"):  # null: unset, as in pnpm
             raise ParseError(

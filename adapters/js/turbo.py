@@ -80,13 +80,20 @@ TURBO_JSON = "turbo.json"
 #: turbo 2 reads either name, in the root and in a package, but refuses both in one directory (measured)
 CONFIG_NAMES = (TURBO_JSON, "turbo.jsonc")
 ROOT_ID = "//"
+#: node meta key: why turbo refuses the package's own turbo.json, ``[file, line, message]``
+#: (``TurboAdapter.config_problems``, ``refused_config``)
+CONFIG_PROBLEM = "turbo_config_problem"
 CATALOG_PROTOCOL = "catalog:"
 QUERY = "{ packages { items { name path directDependencies { items { name } } } } }"
-#: how turbo 2.11.11 words a refusal of turbo.json's task definitions (``_query_output``)
+#: how turbo 2.11.11 words a refusal of turbo.json's task definitions (``_query_output``), and of
+#: a turbo.json it cannot read: ``turbo query`` reads every package's, where ``turbo run`` reads
+#: only those of the packages it runs (``TurboAdapter.config_problems``); a root turbo.json the
+#: static reader refuses too stays an error there
 TASK_REFUSAL = re.compile(
     r"Cyclic dependency detected|referenced by task|requires an entry in turbo\.json|"
     r"cannot contain an environment variable|Could not find task|"
-    r'Cannot set "extends": false on task|Package tasks \(<package>#<task>\) are not allowed'
+    r'Cannot set "extends": false on task|Package tasks \(<package>#<task>\) are not allowed|'
+    r'Failed to parse turbo\.json|Cannot extend from|Invalid turbo\.json configuration|Cyclic "extends" detected'
 )
 
 #: a package name turbo's ``--filter=`` reads as selector syntax rather than as the name
@@ -611,7 +618,10 @@ class TaskDefinitions:
     def package(self, rel: str) -> tuple[dict[str, Any], list[str]]:
         """(tasks, dirs it extends besides the root) of package ``rel``'s own turbo.json."""
         if rel not in self.own:
-            found = read_turbo_json(self.root, rel, self.tracker) if rel else None
+            try:
+                found = read_turbo_json(self.root, rel, self.tracker) if rel else None
+            except ParseError:  # the node's ``CONFIG_PROBLEM`` says so (``walk_task_graph``)
+                found = None
             config = found[0] if found else {}
             extends = config.get("extends", [])[1:] if found else []
             self.own[rel] = (turbo_tasks(config), [self.dir_of[n] for n in extends if n in self.dir_of])
@@ -653,6 +663,16 @@ def chain_value(chain: list[dict[str, Any]], key: str, default: Any) -> Any:
     return next((d[key] for d in chain if key in d), default)
 
 
+def refused_config(node: Node) -> ParseError | None:
+    """The error turbo stops any task of ``node`` with: its turbo.json (or one it extends) is one
+    turbo refuses (``CONFIG_PROBLEM``), or None."""
+    found = node.meta.get(CONFIG_PROBLEM)
+    if not found:
+        return None
+    where, line, message = found
+    return ParseError(message, Location(where, line))
+
+
 def walk_task_graph(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) -> tuple[list[str], set[TaskKey]]:
     """(problems, every task reached) of ``turbo run test`` from these packages' ``test`` tasks.
 
@@ -672,6 +692,9 @@ def walk_task_graph(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) 
       a ``pkg#task`` for no package, or a root ``//#x`` without its entry;
     - a persistent task another depends on, where that package has the script
       ("a#dev is a persistent task, b#test cannot depend on it").
+
+    A task of a package whose turbo.json turbo refuses stops it too; ``reached`` holds it and
+    ``TurboAdapter.test_command_warnings`` makes that an error (``refused_config``).
     """
     id_of = {str(n.meta.get("name")): n.id for n in graph.nodes() if n.kind == "package" and not n.external}
     label = {v: k for k, v in id_of.items()}
@@ -756,6 +779,11 @@ class TurboAdapter(PackageGraphAdapter):
         self.package_extends: dict[str, list[str]] = {}
         #: package dir -> its turbo.json or turbo.jsonc (repo-relative), for messages
         self.package_config_files: dict[str, str] = {}
+        #: package dir -> why turbo refuses its turbo.json (an error naming file and line): turbo reads a
+        #: package's turbo.json only when a task of that package runs, so ``turbo ls`` and the
+        #: other packages' tasks still work (2.11.11, measured for broken JSON, no ``extends``,
+        #: an unknown ``extends`` target, a cycle, refused fields); ``walk_task_graph`` reports it
+        self.config_problems: dict[str, ParseError] = {}
         #: turbo's repo mode and whether a workspace glob lists the root (``workspace``)
         self.declaration: TurboDeclaration | None = None
         self.root_listed = False
@@ -834,7 +862,9 @@ class TurboAdapter(PackageGraphAdapter):
         turbo 2 refuses a turbo.json it cannot use, and so does ctxsel (exit 2, naming the
         file and line; ``check_turbo_json``): a test selection from a file turbo will not
         run would be a guess. The exception is turbo 1's ``pipeline``: a repository still
-        on turbo 1 is read as turbo 1 reads it, with a warning.
+        on turbo 1 is read as turbo 1 reads it, with a warning. A *package's* turbo.json is
+        refused only for the commands that run one of its tasks, as turbo reads it only then
+        (``config_problems``): the graph loads with a warning naming the file.
         """
         from .workspace import read_jsonc
 
@@ -847,9 +877,14 @@ class TurboAdapter(PackageGraphAdapter):
         self.package_tasks = {}
         self.package_extends = {}
         self.package_config_files = {}
+        self.config_problems = {}
         configs: dict[str, dict[str, Any]] = {}
         for pkg in ws.packages:
-            own = read_turbo_json(self.root, pkg.dir, tracker) if pkg.dir else None
+            try:
+                own = read_turbo_json(self.root, pkg.dir, tracker) if pkg.dir else None
+            except ParseError as err:  # a package's own file: only its tasks are refused (``config_problems``)
+                self.config_problems[pkg.dir] = err
+                continue
             if own:
                 configs[pkg.dir], self.package_config_files[pkg.dir] = own
         dir_of = {p.name: p.dir for p in ws.packages if p.name and not p.is_root}
@@ -863,13 +898,16 @@ class TurboAdapter(PackageGraphAdapter):
             for name in config["extends"][1:]:
                 if name == ROOT_ID:
                     continue  # ["//", "//"] is accepted (measured)
-                if dir_of.get(name) not in configs:
+                if dir_of.get(name) not in configs and dir_of.get(name) not in self.config_problems:
                     # "Cannot extend from 'x' without a package 'turbo.json'": no such package, or none there
-                    raise ParseError(f"turbo cannot extend from {name!r}: no package of that name has a turbo.json",
-                                     self._extends_location(rel, tracker))
+                    self.config_problems[rel] = ParseError(
+                        f"turbo cannot extend from {name!r}: no package of that name has a turbo.json",
+                        self._extends_location(rel, tracker))
+                    continue
                 extended.append(dir_of[name])
             self.package_extends[rel] = extended
         self._refuse_extends_cycle({d: n for n, d in dir_of.items()}, tracker)
+        self._spread_config_problems({d: n for n, d in dir_of.items()})
         if ws.manager != "pnpm":
             self.link_workspace_packages = True
             return
@@ -967,7 +1005,12 @@ class TurboAdapter(PackageGraphAdapter):
         defines ``test`` (``test_command_warnings`` reads both on a warm run, without turbo.json)."""
         node = super().make_node(pkg, node_id)
         if not pkg.is_root:
-            return node
+            err = self.config_problems.get(pkg.dir)
+            if err is None:
+                return node
+            where = err.location or Location(f"{pkg.dir}/{TURBO_JSON}")
+            problem = [where.path, where.line, err.message]
+            return dataclasses.replace(node, meta={**node.meta, CONFIG_PROBLEM: problem})
         single = self._single_package()
         return dataclasses.replace(node, meta={**node.meta, "single_package": single,
                                                "test_task": single and "test" in pkg.scripts or self.defines_test_task()})
@@ -1034,16 +1077,20 @@ class TurboAdapter(PackageGraphAdapter):
         return Location(where, key_line(tracker.read_text(self.root / where), "extends"))
 
     def _refuse_extends_cycle(self, name_of: dict[str, str], tracker: InputTracker) -> None:
-        """turbo 2 stops at 'Cyclic "extends" detected: a -> b -> a' (measured; ``a -> a`` too)."""
+        """turbo 2 stops at 'Cyclic "extends" detected: a -> b -> a' (measured; ``a -> a`` too):
+        a problem of each package on the cycle (``config_problems``)."""
         state: dict[str, bool] = {}  # dir -> finished (False while on the current path)
 
         def visit(rel: str, path: list[str]) -> None:
             state[rel] = False
             for nxt in self.package_extends.get(rel, ()):
                 if state.get(nxt) is False:
-                    cycle = [name_of[d] for d in path[path.index(nxt):] + [nxt]]
-                    raise ParseError('turbo refuses a cycle of "extends": ' + " -> ".join(cycle),
+                    members = path[path.index(nxt):]
+                    cycle = " -> ".join(name_of[d] for d in [*members, nxt])
+                    err = ParseError(f'turbo refuses a cycle of "extends": {cycle}',
                                      self._extends_location(nxt, tracker))
+                    for member in members:
+                        self.config_problems.setdefault(member, err)
                 if nxt not in state:
                     visit(nxt, [*path, nxt])
             state[rel] = True
@@ -1051,6 +1098,25 @@ class TurboAdapter(PackageGraphAdapter):
         for rel in sorted(self.package_extends):
             if rel not in state:
                 visit(rel, [rel])
+
+    def _spread_config_problems(self, name_of: dict[str, str]) -> None:
+        """A package whose turbo.json ``extends`` a refused one is refused too (turbo reads the
+        whole chain: ``c`` extending a ``b`` with broken JSON fails ``turbo run test --filter=c``,
+        turbo 2.11.11, measured); one warning per refused file, since ``turbo ls`` still answers."""
+        changed = True
+        while changed:
+            changed = False
+            for rel, extended in self.package_extends.items():
+                broken = next((d for d in extended if d in self.config_problems), None)
+                if rel not in self.config_problems and broken is not None:
+                    self.config_problems[rel] = self.config_problems[broken]
+                    changed = True
+        by_text: dict[str, list[str]] = {}
+        for rel, err in sorted(self.config_problems.items()):
+            by_text.setdefault(f"{err.location}: {err.message}", []).append(name_of.get(rel, rel))
+        for text, names in by_text.items():
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            self.warn(f"{text} (turbo run stops on any task of {shown}; the package graph is unaffected)")
 
     def _package_test_definition(self, rel: str, seen: set[str]) -> Any:
         """The ``test`` definition package ``rel``'s turbo.json gives it, or None: its own, else
@@ -1325,10 +1391,24 @@ class TurboAdapter(PackageGraphAdapter):
                             "turbo reads) cannot have" for task in defs.root_tasks if single and "#" in task][:1]
         except (ParseError, OSError):
             return []  # the graph was read from these files; a file broken since is the next run's error
+        self._refuse_broken_configs(graph, reached)
         if not problems:
             return self._dependency_tests_note(graph, tests, reached)
         shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
         return [f"turbo refuses to run this command, its task graph is broken: {shown} (fix turbo.json)"]
+
+    @staticmethod
+    def _refuse_broken_configs(graph: BuildGraph, reached: set[TaskKey]) -> None:
+        """Exit 2 when a task of the command reads a package turbo.json turbo refuses: turbo reads
+        it only then, and stops before any task runs ("Failed to parse turbo.json", "Cannot extend
+        from ...", 2.11.11, measured), where ``turbo ls`` and other packages' tasks still work --
+        so the graph loads with a warning and only such a command is an error."""
+        for nid, task in sorted(reached):
+            err = refused_config(graph.node(nid)) if nid in graph else None
+            if err is not None:
+                name = graph.node(nid).meta.get("name") or nid
+                raise ParseError(f"{err.message} (`turbo run test` stops on it: it runs {name}#{task})", err.location,
+                                 hint="fix that turbo.json; the package graph and other packages' tests are unaffected")
 
     def _dependency_tests_note(self, graph: BuildGraph, tests: list[str], reached: set[TaskKey]) -> list[str]:
         """One line naming the ``test`` tasks the command runs beyond the selected ones: turbo

@@ -129,6 +129,13 @@ def range_test(version: Any, range_text: str) -> bool:
 class YarnAdapter(PackageGraphAdapter):
     name: ClassVar[str] = "yarn"
     tools: ClassVar[tuple[str, ...]] = ("yarn",)
+    #: berry's ``--since`` reads ``git diff --name-only`` (plus untracked files), which names a
+    #: moved file at its new path only, and maps each path through the working tree's
+    #: workspaces: the workspace a file moved out of is no change, nor are the workspaces
+    #: that still declare a deleted one (4.18.1 and 3.8.7, measured; 2.4.2 has no
+    #: ``--since``). yarn 1 has no change query; it is read the same way.
+    rename_counts_old_path: ClassVar[bool] = False
+    removed_owner_changes_dependents: ClassVar[bool] = False
 
     @classmethod
     def detect(cls, root: Path) -> bool:
@@ -164,7 +171,7 @@ class YarnAdapter(PackageGraphAdapter):
             if globs and not _truthy(root_pkg.manifest.get("private")):
                 raise ParseError("yarn 1 enables workspaces only in a private project: add \"private\": true",
                                  Location("package.json"))
-            dirs = expand_globs(self.root, globs, tracker, warnings, "package.json", "ignore")
+            dirs = expand_globs(self.root, globs, tracker, warnings, "package.json", "ignore", follow_links=True)
         packages = [root_pkg]
         for rel in sorted(d for d in dirs if d):
             pkg = read_package(self.root, rel, tracker)
