@@ -207,11 +207,12 @@ def change_set(
             if removed and adapter.removed_owner_changes_dependents:
                 # The owner went away with the file: whoever depended on it is now changed.
                 credit(_surviving_dependents(before, graph, removed), f"{why}, via removed {', '.join(removed)}")
-            if deleted and removed and len(removed) == len(ids) and _packages_gone(before, live_packages, removed):
-                # ...and when its whole package went too, the path now lies in whatever
-                # contains it today, as the tools see it: pnpm's [ref] maps every file of a
-                # deleted package to the nearest remaining package directory, the root
-                # project (Bazel and Turborepo map it to nothing).
+            if deleted and ids and _packages_gone(before, live_packages, ids):
+                # ...and when its package directory went too (deleted, or moved: the node
+                # may live on elsewhere), the path now lies in whatever contains it today, as
+                # the tools see it: pnpm's and yarn's [ref] map every file of a gone package
+                # directory to the nearest remaining one, the root project (Bazel and
+                # Turborepo map it to nothing).
                 credit(adapter.nodes_for_changed_file(graph, path), why)
             if not ids and deleted:
                 unowned.append(path)
@@ -241,8 +242,9 @@ def change_set(
 
 
 def _packages_gone(before: BuildGraph, live_packages: set[str], removed: list[str]) -> bool:
-    """Whether the packages of the ``removed`` nodes are gone from the current graph too
-    (a deleted package, not a rule deleted from a package that still exists)."""
+    """Whether the package directories of these nodes of ``before`` are gone from the
+    current graph (a deleted or moved package, not a rule deleted from a package that
+    still exists)."""
     return all(before.node(i).package not in live_packages for i in removed)
 
 
