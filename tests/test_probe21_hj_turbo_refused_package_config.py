@@ -34,6 +34,9 @@ CASES: dict[str, dict[str, str]] = {
     "depends-on-a-string": {"p/b": '{"extends": ["//"], "tasks": {"test": {"dependsOn": "build"}}}'},
     "extends-cycle": {"p/b": '{"extends": ["//", "d"], "tasks": {}}', "p/d": '{"extends": ["//", "b"], "tasks": {}}'},
     "extends-a-refused-one": {"p/b": '{"extends": ["//"],,}', "p/d": '{"extends": ["//", "b"], "tasks": {}}'},
+    # session 21 (lead): keys turbo does not read in a package turbo.json
+    "unknown-key": {"p/b": '{"extends": ["//"], "foo": 1, "tasks": {}}'},
+    "root-only-key": {"p/b": '{"extends": ["//"], "ui": "tui", "tasks": {}}'},
 }
 #: a package's tests in this workspace (itself and its dependents): what ``tests NAME`` selects
 TESTS = {"a": ["a", "b"], "b": ["b"], "c": ["c"], "d": ["d"]}

@@ -284,6 +284,17 @@ def version_links(version: str | None, wanted: str) -> bool:
     return ok is None or ok
 
 
+#: The keys turbo 2.11.11 reads in the root turbo.json (its schema.json) and in a package's
+#: (measured: the others are "Found an unknown key" or "can only be used in the root
+#: turbo.json", and stop every command that reads the file).
+ROOT_KEYS = frozenset({
+    "$schema", "agentGuidance", "boundaries", "cacheDir", "cacheMaxAge", "cacheMaxSize", "concurrency", "daemon",
+    "dangerouslyDisablePackageManagerCheck", "envMode", "futureFlags", "global", "globalDependencies", "globalEnv",
+    "globalPassThroughEnv", "noUpdateNotifier", "remoteCache", "setup", "tags", "tasks", "ui",
+})
+PACKAGE_KEYS = frozenset({"$schema", "boundaries", "extends", "tags", "tasks"})
+
+
 def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: bool) -> None:
     """Raise ParseError where turbo 2 refuses a turbo.json (each measured with turbo 2.11.11,
     which stops ``turbo run`` and ``turbo query`` with these errors):
@@ -292,7 +303,8 @@ def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: boo
       refuses with "Found `pipeline` field instead of `tasks`": it is read as turbo 1
       reads it, with a warning, so a repository still on turbo 1 keeps its answers);
     - ``tasks`` that is no object, or a task that is none: "incorrect type";
-    - ``extends`` in the root turbo.json: "Found an unknown key `extends`";
+    - a key turbo does not know (``ROOT_KEYS``, ``PACKAGE_KEYS``), ``extends`` in the root
+      turbo.json included: "Found an unknown key";
     - a package turbo.json without ``extends``, or with ``[]``: 'No "extends" key found';
       a non-list: "extends has an incorrect type"; a list not starting with ``"//"``:
       "You must extend from the root of the workspace first".
@@ -301,6 +313,11 @@ def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: boo
     """
     from .workspace import key_line
 
+    known = ROOT_KEYS if is_root else PACKAGE_KEYS
+    for key in config:
+        if key not in known and key != "pipeline" and not (is_root and key == "extends"):  # both: below
+            why = "only the root turbo.json may set" if key in ROOT_KEYS else "turbo refuses the unknown key"
+            raise ParseError(f"{why} {key!r}", Location(where, key_line(text, key)))
     if "pipeline" in config and "tasks" in config:
         raise ParseError(
             'a turbo.json with both "pipeline" (turbo 1) and "tasks" (turbo 2): turbo 2 refuses "pipeline"',
