@@ -57,3 +57,13 @@ def test_turbo_refuses_exactly_those(tmp_path: Path, key: str) -> None:
     root = workspace(tmp_path / "ws", {key: ROOT_CASES[key]})
     proc = run(["turbo", "run", "test", "--dry=json"], root, env=TURBO_ENV, check=False)
     assert (proc.returncode == 0) == (key in ROOT_KEYS), proc.stderr[-400:]
+
+
+def test_a_turbo_1_file_keeps_its_own_keys(tmp_path: Path, cli) -> None:
+    """create-t3-turbo's turbo.json under turbo 1.13: ``experimentalUI`` beside ``pipeline``.
+    A turbo 1 file is read as turbo 1 reads it (with a warning), its keys included."""
+    root = workspace(tmp_path / "ws", {})
+    (root / "turbo.json").write_text(json.dumps({"experimentalUI": True, "pipeline": {"test": {}}}, indent=2))
+    out = cli("--no-cache", "--source", "static", "tests", "a", "--format", "command", cwd=root)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["turbo", "run", "test", "--filter=a"]

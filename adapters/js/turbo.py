@@ -304,7 +304,8 @@ def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: boo
       reads it, with a warning, so a repository still on turbo 1 keeps its answers);
     - ``tasks`` that is no object, or a task that is none: "incorrect type";
     - a key turbo does not know (``ROOT_KEYS``, ``PACKAGE_KEYS``), ``extends`` in the root
-      turbo.json included: "Found an unknown key";
+      turbo.json included: "Found an unknown key" (not in a turbo 1 file: ``experimentalUI``
+      beside ``pipeline`` is turbo 1.13's);
     - a package turbo.json without ``extends``, or with ``[]``: 'No "extends" key found';
       a non-list: "extends has an incorrect type"; a list not starting with ``"//"``:
       "You must extend from the root of the workspace first".
@@ -314,8 +315,9 @@ def check_turbo_json(config: dict[str, Any], text: str, where: str, is_root: boo
     from .workspace import key_line
 
     known = ROOT_KEYS if is_root else PACKAGE_KEYS
-    for key in config:
-        if key not in known and key != "pipeline" and not (is_root and key == "extends"):  # both: below
+    turbo_1 = "pipeline" in config and "tasks" not in config  # read as turbo 1 reads it, turbo 1's keys too
+    for key in () if turbo_1 else config:
+        if key not in known and not (is_root and key == "extends"):  # extends: below, in turbo's words
             why = "only the root turbo.json may set" if key in ROOT_KEYS else "turbo refuses the unknown key"
             raise ParseError(f"{why} {key!r}", Location(where, key_line(text, key)))
     if "pipeline" in config and "tasks" in config:
