@@ -324,7 +324,17 @@ class NxAdapter(Adapter):
         """Nx refuses to run (or select) a ``test`` task whose ``externalDependencies`` input names
         a package no external node stands for: measured, ``nx affected -t test`` and the run
         fail with "The externalDependency 'x' for 'b:test' could not be found" -- for a package
-        missing from the lockfile, and for every package when there is no lockfile."""
+        missing from the lockfile, and for every package when there is no lockfile.
+
+        The command itself must be one Nx builds a task graph for: ParseError when a legacy
+        ``dependsOn`` entry sits in these tests' task graph (``check_depends_on``; measured with
+        nx 24.0.6: ``nx run-many -t test -p y`` runs although x's test carries one, ``-p x``
+        and ``-p w``, whose test reaches such an entry through ``^build``, fail). A change's
+        selection checked every test already (``change_tests``); ``ctxsel tests X`` is checked here."""
+        try:
+            self.task_selection(graph).check_depends_on(tests, "test")
+        except InvalidInputsError as exc:
+            raise self._input_error(exc) from None
         pending = self.__dict__.pop("_affected_warnings", [])
         return list(dict.fromkeys([*self.unlocked_pins(graph, tests), *pending]))
 
@@ -503,6 +513,7 @@ class NxAdapter(Adapter):
         try:
             selection.check_inputs(tests, "test")
             selection.check_depends_on(tests, "test")
+            selection.check_dependency_inputs(tests, "test")
             if (len(lockfiles) < len(changes.global_files) or any(self.config_gone(p) for p in paths)
                     or self.second_root_tsconfig() in paths):
                 return sorted(tests)
@@ -520,7 +531,11 @@ class NxAdapter(Adapter):
                                              npm_moved=moved, npm_packages=packages, npm_nodes=nodes,
                                              json_changed=self.json_changed(changes)))
         except InvalidInputsError as exc:
-            raise ParseError(str(exc.args[0]), Location(*_input_location(self.root, exc.args[1], exc.args[2]))) from None
+            raise self._input_error(exc) from None
+
+    def _input_error(self, exc: "InvalidInputsError") -> ParseError:
+        """The user-facing error for a task configuration Nx refuses, located in its project's file."""
+        return ParseError(str(exc.args[0]), Location(*_input_location(self.root, exc.args[1], exc.args[2])))
 
     def json_changed(self, changes: "ChangeSet") -> Callable[["JsonInput"], bool]:
         """Whether a changed file changed in the part a ``json`` input names
@@ -978,14 +993,7 @@ class TaskSelection:
         name), in any task of the target or below one. Measured with nx 24.0.6: ``nx affected -t
         test`` fails with "has a dependsOn entry using projects: 'dependencies', which is no
         longer supported" whatever changed, an unaffected project's test carrying it too."""
-        seen: set[tuple[str, str]] = set()
-        stack = [(project, target) for project in projects]
-        while stack:
-            task = stack.pop()
-            if task in seen:
-                continue
-            seen.add(task)
-            project, name = task
+        for project, name in self.task_graph(projects, target):
             for entry in (self.graph.node(project).meta.get("depends_on") or {}).get(name) or ():
                 legacy = entry.get("projects") if isinstance(entry, dict) else None
                 if legacy in ("self", "dependencies") and legacy not in self.matchable:
@@ -993,11 +1001,34 @@ class TaskSelection:
                         f"dependsOn of {project}:{name}: {json.dumps(entry)} uses projects: {legacy!r}, which Nx 24 "
                         f"no longer takes (write \"^{entry.get('target')}\" or the target's name; `nx repair` does)",
                         self.root_of(project), f'projects": "{legacy}')
+
+    def check_dependency_inputs(self, projects: Iterable[str], target: str) -> None:
+        """``check_inputs`` for the tasks below these projects' ``target`` tasks: Nx plans every task
+        of the task graph before it selects any (measured with nx 24.0.6: a test ``dependsOn``
+        ``build``, whose targetDefaults inputs name ``production``, a named input its project
+        lacks -- ``nx affected -t test`` fails with "\"production\" is an invalid fileset"
+        whatever changed)."""
+        roots = set(projects)
+        for project, name in self.task_graph(roots, target):
+            if name != target or project not in roots:
+                self.check_inputs([project], name)
+
+    def task_graph(self, projects: Iterable[str], target: str) -> Iterator[tuple[str, str]]:
+        """Each task of ``target`` for these projects and each task below them (``dependsOn``),
+        once, a task before those it depends on (a caller raising on one stops the walk there)."""
+        seen: set[tuple[str, str]] = set()
+        stack = [(project, target) for project in projects]
+        while stack:
+            task = stack.pop()
+            if task in seen:
+                continue
+            seen.add(task)
+            yield task
             stack.extend(self.task_dependencies(task))
 
     def implicitly_touched(self, path: str) -> set[str]:
         """Projects whose targets' own (non-``^``) inputs name ``path`` through a ``{workspaceRoot}`` fileset."""
-        from .nx_workspace import fileset_matches
+        from .nx_workspace import UnparsableGlob, fileset_matches
 
         if self._touch_index is None:
             index: dict[tuple[str, ...], set[str]] = {}
@@ -1012,8 +1043,11 @@ class TaskSelection:
             self._touch_index = index
         touched: set[str] = set()
         for workspace, projects in self._touch_index.items():
-            if fileset_matches(workspace, path):
-                touched |= projects
+            try:
+                if fileset_matches(workspace, path):
+                    touched |= projects
+            except UnparsableGlob:  # nx show projects --affected answers (measured): no match
+                continue
         return touched
 
     def affected(self, projects: list[str], paths: list[str], target: str, always: set[str] = frozenset(),
@@ -1035,7 +1069,7 @@ class TaskSelection:
         ``json_changed``: whether a changed file's part a ``json`` input names changed (a git range
         can leave it as it was); every part of a changed file changed when None.
         """
-        from .nx_workspace import fileset_matches
+        from .nx_workspace import UnparsableGlob, fileset_matches
 
         changed_paths = set(paths)
         by_owner: dict[str | None, list[str]] = {}
@@ -1076,19 +1110,23 @@ class TaskSelection:
                     or bool(npm_nodes) and npm_packages.reaches(hashed, npm_nodes))
 
         def touched(task: tuple[str, str]) -> bool:
-            """The task's own inputs name a changed file."""
+            """The task's own inputs name a changed file (``InvalidInputsError`` where Nx fails
+            matching one against a glob it cannot parse, ``UnparsableGlob``)."""
             if task not in touched_memo:
                 project, name = task
                 inputs = self.task_inputs(project, name)
                 root = self.root_of(project)
                 own = by_owner.get(project, ())
-                touched_memo[task] = bool(
-                    project in always or npm_hit(project, inputs)
-                    or (own and (inputs.all_files or any(self.is_config(p, root) or fileset_matches(inputs.project, p, root)
-                                                         for p in own)))
-                    or workspace_hit(inputs.workspace) or json_hit(inputs.json_inputs)
-                    or self._through_dependencies(project, inputs, by_owner, workspace_hit, json_hit)
-                )
+                try:
+                    touched_memo[task] = bool(
+                        project in always or npm_hit(project, inputs)
+                        or (own and (inputs.all_files or any(fileset_matches(inputs.project, p, root) or self.is_config(p, root)
+                                                             for p in own)))
+                        or workspace_hit(inputs.workspace) or json_hit(inputs.json_inputs)
+                        or self._through_dependencies(project, inputs, by_owner, workspace_hit, json_hit)
+                    )
+                except UnparsableGlob as exc:
+                    raise InvalidInputsError(f"inputs of {project}:{name}: {exc}", root, exc.glob) from None
             return touched_memo[task]
 
         reached_memo: dict[tuple[str, str], bool] = {}

@@ -21,6 +21,7 @@ the way Nx's task hasher splits them, for affected-task selection (``nx.TaskSele
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass, field, replace
@@ -452,18 +453,69 @@ _MAKE_RE = replace(_PROJECT_PATTERN, tail_parent=True)
 
 def _minimatch(pattern: str, value: str, make_re: bool = False) -> bool:
     """minimatch with ``dot: true``; ``make_re``: as the regex ``minimatch.makeRe`` builds, as
-    Nx's project patterns (``-p``, ``implicitDependencies``, ``filter.projects``) match."""
+    Nx's project patterns (``-p``, ``implicitDependencies``, ``filter.projects``) match.
+
+    makeRe reads leading ``!`` as minimatch does (``parseNegate``): an odd run negates the
+    rest, which then matches every non-empty value it does not match -- so the project
+    pattern ``!!(x)`` (Nx strips its own exclude ``!`` first) excludes every project
+    (measured with Nx 24's minimatch 10.2.5: ``makeRe("!(ui/data)")`` is
+    ``^(?!^\\(ui\\/data\\)$).+$``)."""
     if value == pattern:
         return True
-    return any(rx.fullmatch(value) for rx in _minimatch_regexes(pattern, make_re))
+    negated = False
+    if make_re:
+        body = pattern.lstrip("!")
+        negated, pattern = (len(pattern) - len(body)) % 2 == 1, body
+    hit = any(rx.fullmatch(value) for rx in _minimatch_regexes(pattern, make_re))
+    return (bool(value) and not hit) if negated else hit
 
 
 @lru_cache(maxsize=1024)
 def _minimatch_regexes(pattern: str, make_re: bool = False) -> tuple[re.Pattern[str], ...]:
     """``pattern``'s brace alternatives, compiled once (plugin globs are matched against every file)."""
-    dialect = _MAKE_RE if make_re else _PROJECT_PATTERN
-    alternatives = [_make_re_segments(alt) if make_re else alt for alt in _expand_braces(pattern)]
-    return tuple(re.compile(_extglob_regex(alt, partial(glob_regex, dialect=dialect))) for alt in alternatives)
+    if not make_re:
+        glob = partial(glob_regex, dialect=_PROJECT_PATTERN)
+        return tuple(re.compile(_extglob_regex(alt, glob)) for alt in _expand_braces(pattern))
+    return tuple(re.compile(_extglob_regex(_make_re_extglobs(_make_re_segments(alt)), _make_re_glob))
+                 for alt in _expand_braces(pattern))
+
+
+#: a negated class as ``_wildmatch_class`` writes it (``[^/...]``), not ``?``'s ``[^/]``
+_NEGATED_CLASS = re.compile(r"\[\^/(?!\])")
+
+
+def _make_re_glob(text: str) -> str:
+    """makeRe's regex for glob text between extglobs: git's reading, except that a negated
+    class (``[!a]``) also matches ``/`` -- minimatch writes it as a JS ``[^a]`` (measured:
+    ``makeRe("[!a]pp")`` is ``[^a]pp``, so ``[!a]pp`` names a project ``x/pp``)."""
+    return _NEGATED_CLASS.sub("[^", glob_regex(text, dialect=_MAKE_RE))
+
+
+def _make_re_extglobs(pattern: str) -> str:
+    """``pattern`` with its extglobs read segment by segment, as minimatch reads them.
+
+    minimatch splits the pattern on ``/`` before it parses extglobs, so a group whose ``)``
+    lies in a later segment is no group: its ``(`` is a literal character (escaped here),
+    while a ``?``/``*`` before it keeps its glob meaning and ``+``/``@``/``!`` are literal
+    (measured: ``+(apps/app|x)`` matches only itself, ``*(li[a-z]/web)`` is
+    ``[^/]*?\\(li[a-z]\\/web\\)``). Inside a group ``**`` is no globstar: ``@(**)`` matches one
+    segment (``[^/]+?``)."""
+    segments: list[str] = []
+    for segment in pattern.split("/"):
+        out: list[str] = []
+        i = 0
+        while (found := _EXTGLOB.search(segment, i)) is not None:
+            start = found.start()
+            end = closing_brace(segment, start + 1, "()")
+            if end < 0:
+                out.append(segment[i:start + 1] + "\\(")
+                i = found.end()
+                continue
+            out.append(segment[i:start + 2] + re.sub(r"\*{2,}", "*", segment[start + 2:end]) + ")")
+            i = end + 1
+        out.append(segment[i:])
+        segments.append("".join(out))
+    return "/".join(segments)
 
 
 def _make_re_segments(pattern: str) -> str:
@@ -592,6 +644,19 @@ SPREAD = "..."  # Nx's merge token: "the lower layer's value goes here"
 
 class InvalidInputs(ValueError):
     """An ``inputs`` entry Nx refuses (an invalid fileset, an undefined named input)."""
+
+
+class UnparsableGlob(InvalidInputs):
+    """A fileset glob Nx's native parser rejects (``native_globs`` is None), met by a changed
+    file below its literal directory: Nx plans the task, then fails matching that file against
+    it (measured, nx 24.0.6: ``{projectRoot}/@(src/x|lib)/**`` makes ``nx affected -t test``
+    exit with "Could not parse the glob" for any file of the project, its package.json
+    included; ``{workspaceRoot}/tools/@(x/y|z).txt`` for ``tools/q.txt`` but not for
+    ``README.md``; ``nx show projects --affected`` answers in all three cases)."""
+
+    def __init__(self, glob: str) -> None:
+        super().__init__(f"Nx cannot parse the glob {glob!r} (an extglob group must end in its own path segment)")
+        self.glob = glob
 
 
 def target_executor(spec: Any) -> str | None:
@@ -1211,34 +1276,164 @@ def fileset_matches(patterns: tuple[str, ...], path: str, root: str | None = Non
     """
     if not patterns:
         return False
-    include, exclude = _fileset_regexes(patterns, root)
+    include, exclude, refused = _fileset_regexes(patterns, root)
+    for directory, glob in refused:
+        if not directory or path.startswith(directory + "/"):
+            raise UnparsableGlob(glob)
     if include is None or not include.match(path):
         return False
     return exclude is None or not exclude.match(path)
 
 
 @lru_cache(maxsize=4096)
-def _fileset_regexes(patterns: tuple[str, ...], root: str | None) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
-    """(included, excluded) for ``fileset_matches``, compiled once per fileset list and root."""
+def _fileset_regexes(patterns: tuple[str, ...], root: str | None) -> tuple[
+        re.Pattern[str] | None, re.Pattern[str] | None, tuple[tuple[str, str], ...]]:
+    """(included, excluded, refused) for ``fileset_matches``, compiled once per fileset list and
+    root; ``refused``: (literal directory, fileset as written) of each glob Nx cannot parse (``UnparsableGlob``)."""
     from ctxsel.globs import glob_regex  # loaded with the selection, not on every CLI start
 
     positive: list[str] = []
     negative: list[str] = []
+    refused: list[tuple[str, str]] = []
     for raw in patterns:
         negated = raw.startswith("!")
         body = raw[1:] if negated else raw
         token = PROJECT_ROOT if root is not None else WORKSPACE_ROOT
         body = body.replace(token, "" if root in (None, ".", "") else root, 1).lstrip("/")
-        # a directory stands for the files below it (measured: "!{projectRoot}/docs" leaves docs/x.md out)
-        (negative if negated else positive).append(_extglob_regex(body, glob_regex) + r"(?:/.*)?" if body else ".*")
+        if not body:
+            (negative if negated else positive).append(".*")
+            continue
+        converted = native_globs(body)
+        if converted is None:
+            segments = body.split("/")
+            literal = next((k for k, seg in enumerate(segments) if any(c in _NATIVE_SPECIAL for c in seg)), len(segments))
+            refused.append(("/".join(segments[:literal]), raw))
+            continue
+        if not converted:  # too many variants to spell out: read as one minimatch extglob
+            (negative if negated else positive).append(_extglob_regex(body, glob_regex) + r"(?:/.*)?")
+        for excluded, glob in converted:
+            # a directory stands for the files below it (measured: "!{projectRoot}/docs" leaves docs/x.md out)
+            (negative if negated or excluded else positive).append(glob_regex(glob) + r"(?:/.*)?")
 
     def union(rx: list[str]) -> re.Pattern[str] | None:
         return re.compile(r"\A(?:" + "|".join(f"(?:{r})" for r in rx) + r")\Z") if rx else None
 
-    return union(positive), union(negative)
+    return union(positive), union(negative), tuple(refused)
 
 
+#: optional or negated groups ``native_globs`` spells out at most (2**12 globs)
+_MAX_NATIVE_BRANCHING = 12
+#: characters that make a fileset segment a pattern rather than a literal directory for Nx
+_NATIVE_SPECIAL = frozenset("*?[]{}()!+@\\")
 _EXTGLOB = re.compile(r"[?*+@!]\(")
+
+
+@dataclass(frozen=True)
+class _GlobGroup:
+    """One piece of a fileset segment as Nx's native glob parser reads it: ``kind`` is
+    ``"*"``, ``"?"``, ``"+"``, ``"@"``, ``"!"`` (``!(x)``), ``"!."`` (``!(x).``), ``"!*"``
+    (``!(x)*``), ``"("`` (a plain ``(a|b)`` group), or ``""`` for glob text."""
+
+    kind: str
+    text: str
+
+    def glob(self) -> str:
+        """The group as glob text: alternatives become a brace (``{a,b}``)."""
+        if not self.kind:
+            return self.text
+        body = f"{{{self.text}}}" if "," in self.text else self.text
+        return body + {"!.": ".", "!*": "*"}.get(self.kind, "")
+
+
+def _parse_native_segment(segment: str) -> list[_GlobGroup] | None:
+    """One ``/``-free segment as Nx 24's native glob parser splits it; None where it fails.
+
+    An extglob opener (``*(``, ``?(``, ``+(``, ``@(``, ``!(``) or a bare ``(`` starts a group
+    that ends at the first ``)`` (its alternatives split on ``|`` or ``,``); ``{,x}`` is an
+    optional ``x``. Glob text runs up to ``?``, ``+``, ``@``, ``!`` or ``(`` -- not ``*``, so
+    ``a*(.spec)`` is ``a*`` and the plain group ``(.spec)`` (measured: ``**/a*(.spec).ts``
+    leaves ``a.ts`` out) -- and a ``?``/``+``/``@``/``!`` no ``(`` follows is text itself."""
+    groups: list[_GlobGroup] = []
+    i, n = 0, len(segment)
+    while i < n:
+        two = segment[i:i + 2]
+        if two in ("*(", "?(", "+(", "@(", "!(") or segment[i] == "(":
+            open_at = i + (0 if segment[i] == "(" else 1)
+            close = segment.find(")", open_at)
+            if close < 0:
+                return None
+            text = ",".join(re.split(r"[|,]", segment[open_at + 1:close]))
+            kind = "(" if segment[i] == "(" else segment[i]
+            i = close + 1
+            if kind == "!" and segment[i:i + 1] in (".", "*"):
+                kind, i = "!" + segment[i], i + 1
+            groups.append(_GlobGroup(kind, text))
+        elif two == "{,":
+            close = segment.find("}", i)
+            if close < 0:
+                return None
+            groups.append(_GlobGroup("?", ",".join(re.split(r"[|,]", segment[i + 2:close]))))
+            i = close + 1
+        else:
+            j = i + 1 if segment[i] in "?+@!" else i
+            while j < n and segment[j] not in "?+@!(" and not segment.startswith("{,", j):
+                j += 1
+            groups.append(_GlobGroup("", segment[i:j]))
+            i = j
+    return groups
+
+
+def _build_native_segment(groups: list[_GlobGroup], last: bool) -> list[tuple[bool, str]]:
+    """Nx's ``build_segment``: every (excluded, glob text) a segment's groups expand to. An
+    optional group gives a glob without it and one with it (once: ``+(x)`` and ``*(x)`` are
+    one occurrence); a negated group gives a glob with ``*`` in its place and an excluded one
+    naming it (``!(a|b).ts`` is ``*.ts`` minus ``{a,b}.ts``); outside the last segment a
+    ``*(x)`` or ``!(x)`` left out stands for ``*`` (measured: ``*(src|lib)/*.ts`` takes ``a/b.ts``)."""
+    out: list[tuple[bool, str]] = []
+    stack: list[tuple[str, int, bool]] = [("", 0, False)]
+    while stack:
+        existing, index, negative = stack.pop()
+        if index == len(groups):
+            out.append((negative, existing))
+            continue
+        group = groups[index]
+        with_group = (existing + group.glob(), index + 1)
+        if group.kind in ("*", "?", "!", "!.", "!*"):
+            off = {"!.": "*.", "!*": "*"}.get(group.kind, "*" if group.kind in ("*", "!") and not last else existing)
+            stack.append((*with_group, negative or group.kind.startswith("!")))
+            stack.append((off, index + 1, negative))
+        else:
+            stack.append((*with_group, negative))
+    return out
+
+
+def native_globs(pattern: str) -> list[tuple[bool, str]] | None:
+    """A fileset glob as Nx 24's native ``convert_glob`` rewrites it before matching: plain globs,
+    each with whether it excludes (``dist/!(cache)/**`` is ``dist/*/**`` minus the directory
+    ``dist/cache/``). None where Nx's parser fails -- a group spanning ``/`` (``@(src/a|lib)/**``)
+    or an unclosed one: measured, ``nx affected`` exits with "Could not parse the glob". Empty
+    when the optional and negated groups would spell out more than ``_MAX_NATIVE_VARIANTS``
+    globs (each doubles them): a hostile input must not make ctxsel hang where Nx would."""
+    segments = [_parse_native_segment(segment) for segment in pattern.split("/")]
+    if any(groups is None for groups in segments):
+        return None
+    branching = sum(g.kind in ("*", "?", "!", "!.", "!*") for groups in segments if groups for g in groups)
+    if branching > _MAX_NATIVE_BRANCHING:
+        return []
+    built = [_build_native_segment(groups, k == len(segments) - 1) for k, groups in enumerate(segments) if groups is not None]
+    globs: dict[tuple[bool, str], None] = {}
+    for product in itertools.product(*built):
+        parts: list[str] = []
+        excluded = False
+        for k, (negative, text) in enumerate(product):
+            parts.append(text)
+            if negative:
+                excluded = True
+                if k < len(product) - 1:
+                    parts.append("**")  # an excluded directory: everything below it
+                    break
+        globs[(excluded, "/".join(parts))] = None
+    return list(globs)
 
 
 def _extglob_regex(pattern: str, glob_regex: Callable[[str], str]) -> str:
