@@ -2,7 +2,7 @@
 
 Old: when stdin closed, the SDK cancelled every request still being computed, so
 ``ctxsel mcp < requests.jsonl`` lost the answers to all but the quickest calls (four of
-eleven came back in the probe). Now the requests read before the end of input are all
+fourteen came back in the probe). Now the requests read before the end of input are all
 answered, in whatever order they finish, and the server still exits on its own; a request
 the client cancelled is the only one left unanswered (the protocol says so).
 """
