@@ -21,21 +21,24 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError
 from ctxsel.globs import expand_braces as _expand_braces  # a/{b,c} -> a/b, a/c (nested too)
-from ctxsel.globs import glob_regex
+from ctxsel.globs import closing_brace, glob_regex, split_alternatives
 from ctxsel.paths import read_text
 
 from . import MANIFEST, PNPM_WORKSPACE  # noqa: F401  (importers of this module use them too)
 
 #: directories no package manager searches for workspace packages
 SKIP_DIRS = frozenset({"node_modules", "bower_components"})
+#: npm ignores ``**/node_modules/**`` alone (``@npmcli/map-workspaces``): ``p/*/*`` lists
+#: ``p/bower_components/k`` (npm 11.19.1, measured)
+NPM_SKIP_DIRS = frozenset({"node_modules"})
 #: the manifest names pnpm reads, in its order: pnpm 12 takes a directory holding only a
 #: ``package.yaml`` as a project (measured; ``package.json5`` it does not); npm, yarn and
 #: turbo read ``package.json`` alone
@@ -319,25 +322,47 @@ def _segments(pattern: str) -> list[str]:
     return parts
 
 
-def _segment_regex(seg: str, dot: bool = False) -> str:
+def _segment_regex(seg: str, dot: bool = False, segments: str = "picomatch") -> str:
     """One path segment of a workspace glob as a regex (``*`` stays within the segment).
 
     Without ``dot`` a wildcard never matches a leading ``.`` (fast-glob's ``dot: false``).
     Braces are expanded before (``_expand_braces``) and ``**`` is the walker's, so only
-    ``*``, ``?`` and picomatch's ``[...]`` (``classes="regex"``) are left to translate.
+    ``*``, ``?`` and picomatch's ``[...]`` (``classes="regex"``) are left to translate;
+    other ``segments`` readings (``GlobReading``) go to ``_minimatch_segment_regex``.
     """
-    return glob_regex(seg, dot=dot, classes="regex", globstar=False)
+    if segments != "picomatch":
+        return _unmask(_minimatch_segment_regex(seg, posix=segments == "minimatch"), regex=True)
+    return _unmask(glob_regex(seg, dot=dot, classes="regex", globstar=False), regex=True)
 
 
-def _has_magic(seg: str) -> bool:
-    return any(c in seg for c in "*?[")
+@lru_cache(maxsize=512)
+def _minimatch_segment_regex(seg: str, posix: bool) -> str:
+    """One segment as minimatch (npm) or micromatch (yarn 2+) reads it with ``dot: false``:
+    extglobs (``+(a|b)``, ``!(a)``) and, with ``posix``, POSIX classes (``[[:alpha:]]``)
+    (npm 11.19.1 and yarn 4.18.1, measured: ``p/@(a|b)`` lists ``p/a`` and ``p/b``, ``p/+(a)``
+    is not the directory ``+(a)``; yarn 1.22.22's minimatch 3 has extglobs but lists nothing
+    for ``p/[[:alpha:]]``). Nx reads its globs with minimatch, so its reading is reused
+    (with ``dot: true`` there)."""
+    from .nx_workspace import _PROJECT_PATTERN, _extglob_regex  # nx_workspace imports this module
+    dialect = replace(_PROJECT_PATTERN, dot=False, globstar="none")
+    glob = partial(glob_regex, dialect=dialect) if posix else partial(glob_regex, dot=False, classes="regex", globstar=False)
+    body = _extglob_regex(seg, glob)
+    return body if seg.startswith(".") else r"(?!\.)" + body  # an extglob first (``!(a)``) skips ``.h`` too
 
 
-def _path_regex(parts: list[str], dot: bool = False) -> re.Pattern[str]:
+def _has_magic(seg: str, segments: str = "picomatch") -> bool:
+    return any(c in seg for c in "*?[") or (segments != "picomatch" and _EXTGLOB_START.search(seg) is not None)
+
+
+#: an extglob group's opening (minimatch: ``?(``, ``*(``, ``+(``, ``@(``, ``!(``)
+_EXTGLOB_START = re.compile(r"[?*+@!]\(")
+
+
+def _path_regex(parts: list[str], dot: bool = False, segments: str = "picomatch") -> re.Pattern[str]:
     """A whole-path matcher for ``!negations``: ``**`` spans zero or more directories."""
     body = ""
     for seg in parts:
-        body += "(?:[^/]+/)*" if seg == "**" else _segment_regex(seg, dot) + "/"
+        body += "(?:[^/]+/)*" if seg == "**" else _segment_regex(seg, dot, segments) + "/"
     return re.compile(body)
 
 
@@ -355,7 +380,50 @@ def _is_real_dir(entry: os.DirEntry[str], follow: bool = False) -> bool:
         return False
 
 
-def _walk(root: Path, parts: list[str], tracker: InputTracker, dot: bool = False, follow: bool = False) -> set[str]:
+@dataclass(frozen=True)
+class GlobReading:
+    """How one tool's glob library reads and walks a workspace glob, beyond its negation rule
+    (``READINGS``; the defaults are fast-glob's, as pnpm and turbo read globs)."""
+
+    #: "picomatch" (``_segment_regex``), "minimatch" (extglobs and POSIX classes) or
+    #: "minimatch3" (extglobs only; ``_minimatch_segment_regex``)
+    segments: str = "picomatch"
+    #: braces as ``brace-expansion`` reads them (``_node_braces``) rather than ``_expand_braces``
+    node_braces: bool = False
+    #: an absolute glob (``/p/a``) selects nothing (yarn 1 and 2+, measured)
+    absolute_nothing: bool = False
+    #: directory names a wildcard never enters nor lists
+    skip: frozenset[str] = SKIP_DIRS
+    #: a wildcard-free pattern may name a ``skip`` directory (fast-glob checks such a path
+    #: without its ignores: yarn 4 lists ``p/node_modules/m``, not ``p/*/node_modules/*``)
+    static_patterns_exempt: bool = False
+    #: node-glob's symlink rules and real paths (npm: ``_walk``, ``_npm_real_dirs``)
+    npm_links: bool = False
+    #: yarn 1 ignores ``<pattern>/node_modules/**`` alone (``_yarn1_ignored``)
+    yarn1_ignore: bool = False
+    #: what ``\`` is: "separator" (npm turns it into ``/``; pnpm and turbo have their own
+    #: checks), "escape" (yarn 1: ``\x`` is a literal ``x``, ``p/\{y\}`` the directory ``{y}``)
+    #: or "berry" (an escape, but one before a glob character selects nothing; ``_mask_escapes``)
+    backslash: str = "separator"
+
+
+#: ``GlobReading`` per ``NEGATION_RULES`` entry (and "berry", which ``expand_berry_globs`` uses).
+#: npm ignores ``**/node_modules/**`` only; yarn 2+ ``**/node_modules`` for wildcards, a literal
+#: ``p/node_modules/m`` is a workspace there; yarn 1 searches everywhere, ``bower_components``
+#: included (npm 11.19.1, yarn 1.22.22 and 4.18.1, measured).
+READINGS: dict[str, GlobReading] = {
+    "npm": GlobReading(segments="minimatch", node_braces=True, skip=NPM_SKIP_DIRS, npm_links=True),
+    "yarn1": GlobReading(segments="minimatch3", node_braces=True, absolute_nothing=True, skip=frozenset(),
+                         yarn1_ignore=True, backslash="escape"),
+    "berry": GlobReading(segments="minimatch", node_braces=True, absolute_nothing=True, skip=NPM_SKIP_DIRS,
+                         static_patterns_exempt=True, backslash="berry"),
+}
+
+
+def _walk(
+    root: Path, parts: list[str], tracker: InputTracker, dot: bool = False, follow: bool = False,
+    reading: GlobReading = GlobReading(),
+) -> set[str]:
     """Directories (repo-relative) matching the glob segments, found by listing only what the glob can reach.
 
     ``..`` steps to the parent of each directory reached so far (``a/*/../b`` is ``a/b``
@@ -364,7 +432,14 @@ def _walk(root: Path, parts: list[str], tracker: InputTracker, dot: bool = False
     (the tools would, and ``../<root name>/x`` would come back in). With ``dot``,
     wildcards match dot-directories too; with ``follow`` they enter symlinked directories
     (both turbo), a directory reached twice by ``**`` through links being walked once.
+    ``reading`` says which directory names are skipped and how a segment reads; with its
+    ``npm_links`` (node-glob, ``_npm_real_dirs``), ``*``-like segments enter symlinked
+    directories; ``**`` never walks into one, but a link may be the last directory a ``**``
+    that is not the pattern's first segment stands for (``p/**/e`` finds ``p/link/e``,
+    ``p/**`` the link itself; ``**/e`` neither). A trailing ``**`` under ``yarn1_ignore``
+    skips ``node_modules``: yarn 1 would ignore everything found there.
     """
+    skip, segments = reading.skip, reading.segments
     found: set[str] = set()
     seen: set[tuple[str, int]] = set()
     walked: set[tuple[str, int]] = set()  # (real path, segment) ``**`` has listed (``follow``): a link loop ends here
@@ -388,22 +463,30 @@ def _walk(root: Path, parts: list[str], tracker: InputTracker, dot: bool = False
                 walked.add(real)
             for entry in tracker.scandir(base):
                 hidden = entry.name.startswith(".") and not dot
-                if entry.name in SKIP_DIRS or hidden or not _is_real_dir(entry, follow):
+                if entry.name in skip or hidden or (reading.yarn1_ignore and i == len(parts) - 1
+                                                    and entry.name == "node_modules"):
                     continue
-                stack.append((f"{rel}/{entry.name}" if rel else entry.name, i))
+                child = f"{rel}/{entry.name}" if rel else entry.name
+                if _is_real_dir(entry, follow):
+                    stack.append((child, i))
+                elif reading.npm_links and i > 0 and _is_real_dir(entry, True):
+                    stack.append((child, i + 1))  # the link consumes the globstar (node-glob)
         elif seg == "..":
             if rel:  # "" has no parent inside the repository
                 stack.append((rel.rpartition("/")[0], i + 1))
-        elif not _has_magic(seg):
-            if seg not in SKIP_DIRS:
+        elif not _has_magic(seg, segments):
+            if seg not in skip or (reading.static_patterns_exempt and not any(_has_magic(x, segments) for x in parts)):
+                seg = _unmask(seg)
                 child = f"{rel}/{seg}" if rel else seg
                 tracker.note(root / child)  # so creating it later invalidates the cache
                 if os.path.isdir(root / child):
                     stack.append((child, i + 1))
         else:
-            rx = re.compile(_segment_regex(seg, dot))
+            rx = re.compile(_segment_regex(seg, dot, segments))
             for entry in tracker.scandir(base):
-                if entry.name in SKIP_DIRS or not _is_real_dir(entry, follow) or not rx.fullmatch(entry.name):
+                if entry.name in skip or not rx.fullmatch(entry.name):
+                    continue
+                if not _is_real_dir(entry, follow or reading.npm_links):
                     continue
                 stack.append((f"{rel}/{entry.name}" if rel else entry.name, i + 1))
     return found
@@ -420,7 +503,9 @@ def _walk(root: Path, parts: list[str], tracker: InputTracker, dot: bool = False
 #: "pnpm" -- "ignore", plus two things pnpm 12's globbing does (measured): an absolute pattern
 #: (``/a``) selects nothing, and a brace alternative cannot start a segment with a dot
 #: (``a/{b,.d}`` is ``a/b`` only; ``a/.d`` and ``a/.{d,e}`` spell the dot and match).
-NEGATION_RULES = ("ignore", "npm", "turbo", "pnpm")
+#: "yarn1" -- "ignore" (yarn 1 drops its negations before globbing, ``yarn.py``) with yarn 1's
+#: ``GlobReading``; "berry" -- the same for one positive glob of ``expand_berry_globs``.
+NEGATION_RULES = ("ignore", "npm", "turbo", "pnpm", "yarn1", "berry")
 
 
 def expand_globs(
@@ -447,11 +532,12 @@ def expand_globs(
             continue
         if negation_rule == "npm":
             written = re.sub(r"^\.?/+", "", pattern).rstrip("/") + "/"
-            negations = [n for n in negations if not _negation_rx(re.sub(r"^\.?/+", "", n)).fullmatch(written)]
+            negations = [n for n in negations
+                         if not _negation_rx(re.sub(r"^\.?/+", "", n), segments="minimatch").fullmatch(written)]
         positives.append(pattern)
-    turbo = negation_rule == "turbo"
+    turbo, reading = negation_rule == "turbo", READINGS.get(negation_rule, GlobReading())
     resolved = [_turbo_negation(alt) if turbo else alt for n in negations for alt in _expand_braces(n)]
-    negation_rxs = [_negation_rx(alt, dot=turbo) for alt in resolved if alt is not None]
+    negation_rxs = [_negation_rx(alt, dot=turbo, segments=reading.segments) for alt in resolved if alt is not None]
     if negation_rule == "npm":
         positives = _npm_drop_negated_patterns(positives, negation_rxs)
     dirs: set[str] = set()
@@ -461,10 +547,13 @@ def expand_globs(
         _warn_if_outside(warnings, source, pattern)
         is_literal = turbo and not any(_has_magic(seg) for seg in _segments(pattern)) and "{" not in pattern
         matched: set[str] = set()
-        for alt in _pnpm_alternatives(pattern) if negation_rule == "pnpm" else _expand_braces(pattern):
+        for alt in _alternatives(pattern, negation_rule):
             parts = _segments(alt)
             found = (_literal_dir(root, parts, tracker) if is_literal
-                     else _walk(root, parts, tracker, dot=turbo, follow=turbo or follow_links))
+                     else _walk(root, parts, tracker, dot=turbo, follow=turbo or follow_links, reading=reading))
+            if reading.yarn1_ignore:
+                own = _path_regex(parts, segments=reading.segments)
+                found = {rel for rel in found if not _yarn1_ignored(rel, own)}
             for rel in found:
                 if any(tracker.exists(root / rel / m if rel else root / m) for m in manifests):
                     matched.add(rel)
@@ -476,7 +565,146 @@ def expand_globs(
     excluded = _turbo_excluded if turbo else _excluded
     kept = [d for d in dirs if d in literal or not excluded(d, negation_rxs)]
     _warn_if_no_package(warnings, source, unmatched, len(positives))
-    return sorted(kept)
+    return _npm_real_dirs(root, kept, warnings, source) if reading.npm_links else sorted(kept)
+
+
+def _alternatives(pattern: str, negation_rule: str) -> list[str]:
+    """The brace expansions of one positive glob that the tool walks (``NEGATION_RULES``, ``READINGS``)."""
+    if negation_rule == "pnpm":
+        return _pnpm_alternatives(pattern)
+    reading = READINGS.get(negation_rule, GlobReading())
+    if (reading.absolute_nothing and pattern.startswith("/")) or (negation_rule == "npm" and _npm_dot_segment(pattern)):
+        return []
+    if reading.backslash != "separator":
+        if reading.backslash == "berry" and _BERRY_ESCAPED_SPECIAL.search(pattern):
+            return []
+        pattern = _mask_escapes(pattern)
+    alternatives = _node_braces(pattern) if reading.node_braces else _expand_braces(pattern)
+    return [_npm_globstars(alt) for alt in alternatives] if reading.npm_links else alternatives
+
+
+def _npm_globstars(pattern: str) -> str:
+    """minimatch's globstar clean-up: a ``.`` right after ``**`` goes, and ``**/**`` is one ``**``
+    (``p/**/./**/x`` finds ``p/a/x`` alone for npm 11.19.1, where two globstars could each end
+    on a symlink; measured)."""
+    out: list[str] = []
+    for seg in pattern.replace("\\", "/").split("/"):
+        if out and out[-1] == "**" and seg in (".", "**"):
+            continue
+        out.append(seg)
+    return "/".join(out)
+
+
+#: yarn 4.18.1 lists nothing for a glob escaping a glob character (``p/\{y}``, ``p/\[x]``,
+#: ``p/{a,b\}``; measured), while ``p/\a`` is ``p/a``
+_BERRY_ESCAPED_SPECIAL = re.compile(r"\\[][{}()*?!+@,]")
+#: escaped characters are moved to a private-use plane while braces and segments are read
+_MASK_BASE = 0xF0000
+
+
+def _mask_escapes(pattern: str) -> str:
+    r"""``\x`` as one character no glob reading treats as special (``_unmask`` turns it back
+    into ``x``), so braces, segments and wildcards leave it alone; a lone trailing ``\`` stays."""
+    return re.sub(r"\\(.)", lambda m: chr(_MASK_BASE + ord(m.group(1))) if ord(m.group(1)) < 0x10000 else m.group(1),
+                  pattern)
+
+
+def _unmask(text: str, regex: bool = False) -> str:
+    """``_mask_escapes`` undone: each masked character as itself (``regex``: escaped for a regex)."""
+    if not any(ord(c) >= _MASK_BASE for c in text):
+        return text
+    return "".join((re.escape(chr(ord(c) - _MASK_BASE)) if regex else chr(ord(c) - _MASK_BASE))
+                   if _MASK_BASE <= ord(c) < _MASK_BASE + 0x10000 else c for c in text)
+
+
+def _yarn1_ignored(rel: str, pattern: re.Pattern[str]) -> bool:
+    """yarn 1 globs ``<pattern>/package.json`` ignoring ``<pattern>/node_modules/**/package.json``
+    (1.22.22's ``resolveWorkspaces``): a directory is dropped when the path before one of its
+    ``node_modules`` segments matches the pattern itself -- ``p/**`` drops ``p/node_modules/m``,
+    ``p/*/*`` keeps it (measured)."""
+    names = rel.split("/")
+    return any(name == "node_modules" and pattern.fullmatch("/".join(names[:i]) + "/" if i else "")
+               for i, name in enumerate(names))
+
+
+def _npm_dot_segment(pattern: str) -> bool:
+    """npm lists nothing for a glob with a ``.`` segment, after its leading ``./``, that a
+    name follows (``p/a/./x``, ``././p/a``; ``p/a/.`` is ``p/a``; npm 11.19.1, measured):
+    node-glob finds ``p/a/x``, but ``@npmcli/map-workspaces`` keeps only matches that
+    ``minimatch(match, pattern, {partial: true})`` accepts, and minimatch keeps the ``.``
+    segments of a pattern, which no match has -- except one right after a ``**``, which it
+    drops (``p/**/./x`` is ``p/**/x``, measured)."""
+    written = re.sub(r"^\.?/+", "", pattern).replace("\\", "/").split("/")
+    return any(seg == "." and (i == 0 or written[i - 1] != "**") and any(rest not in ("", ".") for rest in written[i + 1:])
+               for i, seg in enumerate(written))
+
+
+#: a brace-expansion sequence body: ``1..3``, ``01..10..2``, ``a..e``
+_BRACE_SEQUENCE = re.compile(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?")
+
+
+def _node_braces(pattern: str) -> list[str]:
+    """Braces as npm's and yarn's glob libraries expand them (``brace-expansion``, micromatch),
+    which differs from ``_expand_braces`` in two ways (npm 11.19.1, yarn 1.22.22 and 4.18.1,
+    measured): a group without a top-level comma is literal text (``p/{y}`` is the directory
+    ``{y}``, ``p/{a}`` is not ``p/a``), and ``{a..c}`` / ``{1..3}`` are sequences."""
+    start = pattern.find("{")
+    while start >= 0:
+        end = closing_brace(pattern, start)
+        if end >= 0:
+            body = pattern[start + 1:end]
+            alts = split_alternatives(body)
+            if len(alts) == 1:
+                alts = _brace_sequence(body) or []
+            if alts:
+                head, tail = pattern[:start], pattern[end + 1:]
+                out: dict[str, None] = {}
+                for alt in alts:
+                    out.update(dict.fromkeys(_node_braces(head + alt + tail)))
+                return list(out)
+        start = pattern.find("{", start + 1)
+    return [pattern]
+
+
+def _brace_sequence(body: str) -> list[str] | None:
+    """``brace-expansion``'s ``{x..y[..step]}``: numbers (zero-padded when an end is) or letters."""
+    m = _BRACE_SEQUENCE.fullmatch(body)
+    if m is None:
+        return None
+    if m.group(1) is not None:
+        first, last, step = int(m.group(1)), int(m.group(2)), abs(int(m.group(3) or 1)) or 1
+        padded = any(re.match(r"-?0\d", end) for end in (m.group(1), m.group(2)))
+        pad = max(len(m.group(1)), len(m.group(2))) if padded else 0
+    else:
+        first, last, step, pad = ord(m.group(4)), ord(m.group(5)), abs(int(m.group(6) or 1)) or 1, 0
+    values = range(first, last + 1, step) if first <= last else range(first, last - 1, -step)
+    if m.group(1) is None:
+        return [chr(v) for v in values]
+    return [str(v).zfill(pad) if v >= 0 else "-" + str(-v).zfill(pad - 1) for v in values]
+
+
+def _npm_real_dirs(root: Path, dirs: list[str], warnings: list[str] | None, source: str) -> list[str]:
+    """npm's workspace directories: each match at its real path, as arborist links it (npm 11.19.1,
+    measured: with ``p/l -> ../q/c``, ``p/*`` makes ``q/c`` the workspace, and ``!p/l`` -- not
+    ``!q/c`` -- excludes it). A directory matched under two spellings (``p/*`` and ``q/*``) is
+    two workspaces with one name for npm, which stops (EDUPLICATEWORKSPACE); one whose real
+    path is outside the repository is left out, with a warning."""
+    real_root = os.path.realpath(root)
+    spelled: dict[str, str] = {}
+    for rel in sorted(dirs):
+        real = os.path.relpath(os.path.realpath(root / rel if rel else root), real_root).replace(os.sep, "/")
+        real = "" if real == "." else real
+        if real == ".." or real.startswith("../"):
+            if warnings is not None:
+                where = f"{source}: " if source else ""
+                warnings.append(f"{where}workspace {rel!r} links outside the repository; ctxsel leaves it out of the graph")
+            continue
+        if real in spelled:
+            raise ParseError(
+                f"npm: {spelled[real]!r} and {rel!r} are one directory ({real!r}), so two workspaces with one name "
+                "(EDUPLICATEWORKSPACE)", Location(source or MANIFEST))
+        spelled[real] = rel
+    return sorted(spelled)
 
 
 def _warn_if_outside(warnings: list[str] | None, source: str, pattern: str) -> None:
@@ -588,8 +816,8 @@ def _literal_dir(root: Path, parts: list[str], tracker: InputTracker) -> set[str
     return {rel} if os.path.isdir(root / rel if rel else root) else set()
 
 
-def _negation_rx(pattern: str, dot: bool = False) -> re.Pattern[str]:
-    return _path_regex(_segments(pattern), dot)
+def _negation_rx(pattern: str, dot: bool = False, segments: str = "picomatch") -> re.Pattern[str]:
+    return _path_regex(_segments(pattern), dot, segments)
 
 
 # ---------------------------------------------------------------------- discovery
@@ -832,12 +1060,13 @@ def expand_berry_globs(root: Path, patterns: list[str], tracker: InputTracker, w
         negation_rxs, pruning = (_negation_rules([p[1:] for p in patterns[index + 1:] if is_negation(p)])
                                  if ordered_negations else everywhere)
         matched: set[str] = set()
-        for alt in _expand_braces(pattern):
+        for alt in _alternatives(pattern, "berry"):
             parts = _segments(alt)
-            static = [] if not parts else parts[: next((i for i, s in enumerate(parts) if _has_magic(s)), len(parts))]
+            magic = next((i for i, s in enumerate(parts) if _has_magic(s, "minimatch")), len(parts))
+            static = parts[:magic]
             escapes = len(static) == len(parts) and alt.endswith("/")
             base = "/".join(static) if len(static) < len(parts) else None
-            for rel in expand_globs(root, [alt], tracker, follow_links=True):
+            for rel in expand_globs(root, [alt], tracker, negation_rule="berry", follow_links=True):
                 if rel == base:
                     continue
                 if escapes:

@@ -171,7 +171,7 @@ class YarnAdapter(PackageGraphAdapter):
             if globs and not _truthy(root_pkg.manifest.get("private")):
                 raise ParseError("yarn 1 enables workspaces only in a private project: add \"private\": true",
                                  Location("package.json"))
-            dirs = expand_globs(self.root, globs, tracker, warnings, "package.json", "ignore", follow_links=True)
+            dirs = expand_globs(self.root, globs, tracker, warnings, "package.json", "yarn1", follow_links=True)
         packages = [root_pkg]
         for rel in sorted(d for d in dirs if d):
             pkg = read_package(self.root, rel, tracker)
