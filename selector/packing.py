@@ -60,7 +60,7 @@ class Packed:
     budget: int
     tokens: int  # everything rendered: blocks + their headers
     blocks: list[Block]
-    dropped: int  # ranked candidates left out: they did not fit, or the budget was full before them
+    dropped: int  # candidates examined that did not fit (the ranking is lazy: the rest are never pulled)
     duplicates: int
     redactions: list[Redaction]
 
@@ -150,11 +150,8 @@ def pack_chunks(
                      block_overhead(path, start, end, lang, scope, fence), found)
 
     misses = 0
-    ranked = iter(candidates)
-    for n, cand in enumerate(ranked):
+    for n, cand in enumerate(candidates):
         if n >= max_examined or budget - used < min_cost or misses >= patience:
-            # the rest is left out too: counted, so a full budget never reads as "nothing else ranked"
-            dropped += 1 + sum(1 for _ in ranked)
             break
         misses += 1  # reset below when the candidate is taken
         mine = by_file.setdefault(cand.path, [])
