@@ -85,9 +85,6 @@ class LazyRegex:
         self.translate = translate
         self._compiled: Pattern[str] | None = None
 
-    def search(self, path: str) -> "re.Match[str] | None":
-        return self.compiled().search(path)
-
     def compiled(self) -> Pattern[str]:
         compiled = self._compiled
         if compiled is None:
@@ -99,7 +96,7 @@ class LazyRegex:
 @dataclass(frozen=True)
 class CompiledRule:
     rule: Rule
-    regex: "Pattern[str] | LazyRegex"
+    regex: LazyRegex
     key: tuple[str, str] | None  # ("seg", name) or ("ext", ".js"): a path must contain it
 
 
@@ -155,8 +152,7 @@ class RuleIndex:
         """Whether rule ``i`` matches ``path``."""
         pattern = self._patterns[i]
         if pattern is None:
-            regex = self.compiled[i].regex
-            pattern = self._patterns[i] = regex.compiled() if isinstance(regex, LazyRegex) else regex
+            pattern = self._patterns[i] = self.compiled[i].regex.compiled()
         return pattern.search(path) is not None
 
 

@@ -11,7 +11,7 @@ import dataclasses
 import random
 
 from ctxsel.codeowners import CompiledRule, LazyRegex, RuleIndex, parse
-from ctxsel.codeowners_gitlab import fnmatch_regex, normalize_pattern
+from ctxsel.codeowners_gitlab import fnmatch_source, normalize_pattern
 
 TEXT = """\
 * @default
@@ -58,7 +58,7 @@ def test_lazy_answers_equal_eager_regexes_on_random_files() -> None:
         owners = parse("\n".join(lines) + "\n", "gitlab")
         eager = dataclasses.replace(
             owners,
-            index=RuleIndex([CompiledRule(c.rule, fnmatch_regex(normalize_pattern(c.rule.pattern)[1:]), c.key)
+            index=RuleIndex([CompiledRule(c.rule, LazyRegex(fnmatch_source(normalize_pattern(c.rule.pattern)[1:])), c.key)
                              for c in owners.index.compiled]),
             _section_order=None,
         )
