@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from .secrets import Redaction, SecretRules
+from .render import quote_path
 from .tokenize import count_tokens
 
 
@@ -71,7 +72,7 @@ LineReader = Callable[[str], "list[str] | None"]
 def header_line(path: str, start: int, end: int, scope: str = "") -> str:
     where = f"line {start}" if start == end else f"lines {start}\u2013{end}"
     tail = f" \u00b7 {scope[:80]}" if scope else ""
-    return f"### {path} \u00b7 {where}{tail}"
+    return f"### {quote_path(path)} \u00b7 {where}{tail}"
 
 
 def fence_for(text: str) -> str:

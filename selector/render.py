@@ -162,6 +162,23 @@ def is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
+_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
+              "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def quote_path(path: str) -> str:
+    """A file name as one line, quoted the way git quotes it (``core.quotePath=false``).
+
+    A name with a newline or tab would otherwise split one file into two lines of
+    ``--format paths`` or a markdown header. Names without control characters, ``"`` or
+    ``\\`` come out unchanged; the others are C-quoted in double quotes, as ``git diff
+    --name-only`` prints them, so a script that reads git's listings reads ours.
+    """
+    if not any(c < " " or c in '"\\\x7f' for c in path):
+        return path
+    return '"' + "".join(_C_ESCAPES.get(c) or (f"\\{ord(c):03o}" if c < " " or c == "\x7f" else c) for c in path) + '"'
+
+
 def table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
     """Print a table: rich on a terminal, tab-separated lines otherwise."""
     if is_terminal():

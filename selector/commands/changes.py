@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, List, Optional, Sequence
 
 import typer
 
+from ..render import quote_path
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..affected import ChangeSet
     from ..workspace import Workspace
@@ -82,5 +84,5 @@ def explain_rows(ids: Sequence[str], paths: dict[str, list[str]], changes: "Chan
 
 
 def explain_line(row: dict) -> str:
-    files = ", ".join(row["because"])
+    files = ", ".join(quote_path(f) for f in row["because"])
     return " -> ".join(row["path"]) + (f"   [{files}]" if files else "")

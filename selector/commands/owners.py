@@ -16,7 +16,7 @@ import typer
 
 from ..cli import GlobalOptions, app
 from ..errors import UserError
-from ..render import to_json, warn
+from ..render import lines, quote_path, to_json, warn
 
 FORMATS = ("text", "json")
 
@@ -120,12 +120,11 @@ def owners(
         print(to_json(report.as_json()))
         return
     for path, names in report.owners.items():
-        print(f"{path or '.'}\t{' '.join(names) if names else '(unowned)'}")
+        print(f"{quote_path(path) or '.'}\t{' '.join(names) if names else '(unowned)'}")
     if report.unowned is not None:
         if paths:
             print()
-        for f in report.unowned:
-            print(f)
+        lines([quote_path(f) for f in report.unowned])
 
 
 # ---------------------------------------------------------------- --owner on other commands

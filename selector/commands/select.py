@@ -11,7 +11,7 @@ import typer
 
 from ..cli import GlobalOptions, app
 from ..errors import UserError
-from ..render import to_json
+from ..render import lines, quote_path, to_json
 from .graph_queries import _emit_warnings
 
 SELECT_FORMATS = ("markdown", "json", "paths")
@@ -83,8 +83,7 @@ def select_command(
     if fmt == "json":
         print(to_json(result.as_json(explain_scope)))
     elif fmt == "paths":
-        for path in dict.fromkeys(b.path for b in result.packed.blocks):
-            print(path)
+        lines([quote_path(path) for path in dict.fromkeys(b.path for b in result.packed.blocks)])
     else:
         sys.stdout.write(result.markdown())
 
