@@ -47,12 +47,19 @@ def tool_dirs(root: Path, tool: str, selector: str) -> set[str]:
     return {p["path"].strip("/") for p in out["packages"]["items"]}
 
 
-def turbo_test_dirs(root: Path, selector: str) -> set[str]:
-    """Packages whose ``test`` task ``turbo run test --dry=json`` would really run."""
+#: how ``turbo run`` says it refuses the whole task graph (``turbo_test_dirs`` returns None)
+TURBO_REFUSALS = ("recursive_turbo_invocations",)
+
+
+def turbo_test_dirs(root: Path, selector: str) -> set[str] | None:
+    """Packages whose ``test`` task ``turbo run test --dry=json`` would really run; None when
+    turbo refuses the whole run (``TURBO_REFUSALS``), which ctxsel must say in a warning."""
     proc = subprocess.run(["turbo", "run", "test", f"--filter={selector}", "--dry=json"], cwd=root,
                           env={**os.environ, **ENV}, capture_output=True, text=True, timeout=120)
     if proc.returncode != 0 and "Could not find task `test`" in proc.stderr:
         return set()  # no test task in turbo.json: turbo runs no tests at all
+    if proc.returncode != 0 and any(r in proc.stderr for r in TURBO_REFUSALS):
+        return None
     proc.check_returncode()
     # turbo's placeholders run nothing: <NONEXISTENT> (no script), <OPT OUT> ("extends": false
     # reached through a package turbo.json; 2.11.11 prints it even for a package without the script)
@@ -125,9 +132,14 @@ def agreement(root: Path, tool: str, tests: bool = False, yarn: str | None = Non
         else:
             theirs = tool_dirs(root, tool, "...{" + (node.package or ".") + "}")
         if tests and tool == "turbo":
-            ours_t = {ws.graph.node(i).package for i in ws.tests(roots=[node.id]).tests}
+            selection = ws.tests(roots=[node.id])
+            ours_t = {ws.graph.node(i).package for i in selection.tests}
             theirs_t = turbo_test_dirs(root, "...{" + node.package + "}")
-            if ours_t != theirs_t:
+            if theirs_t is None:  # turbo refuses the run: ctxsel must warn that it does
+                if not any(w.startswith("turbo refuses to run this command") for w in selection.warnings):
+                    problems.append(f"{node.id} tests: turbo refuses the run, ctxsel does not say so")
+                    theirs = set()
+            elif ours_t != theirs_t:
                 problems.append(f"{node.id} tests: only ctxsel {sorted(ours_t - theirs_t)}, only turbo {sorted(theirs_t - ours_t)}")
                 theirs = set()  # count the package as a disagreement
         total += 1

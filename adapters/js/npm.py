@@ -19,6 +19,7 @@ Yarn reads workspaces its own way (no peers, no ``workspace:`` in yarn 1): ``yar
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 from collections import Counter
@@ -167,7 +168,32 @@ class NpmAdapter(PackageGraphAdapter):
                     pkg.name = name_from_folder(pkg.dir)
         # npm's EDUPLICATEWORKSPACE and yarn's "Duplicate workspace name"; the root is no workspace for npm
         require_unique_names(ws, f"{self.name} needs unique workspace names")
+        self._root_link = self.root_link_name(ws)
         return ws
+
+    #: the name npm links the root package at (``node_modules/<name>``), None when it links none
+    #: (``root_link_name``); set by ``workspace``, read by ``workspace_named``
+    _root_link: str | None = None
+
+    def root_link_name(self, ws: JsWorkspace) -> str | None:
+        """The name under which npm links the root package into ``node_modules``, or None.
+
+        npm links the root only when a workspace glob lists the root directory itself (``"."``),
+        under its ``name`` or, unnamed, its folder's name (``@npmcli/map-workspaces``), and a
+        workspace depending on that name gets the root (npm 11.19.1, measured: ``"workspaces":
+        [".", "packages/*"]`` made ``node_modules/root -> ..`` and ``b -> root``, with an unnamed
+        root ``node_modules/<folder> -> ..``). Without that glob a dependency on the root's name
+        goes to the registry (``install --offline``: ENOTCACHED), like any other name."""
+        root = ws.root_package
+        if self.name != "npm" or not ws.root_in_globs or root is None:
+            return None
+        return root.name or name_from_folder(os.path.realpath(self.root))
+
+    def workspace_named(self, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage], name: str) -> JsPackage | None:
+        """The package npm links at ``node_modules/<name>``: a workspace, or the root (``root_link_name``)."""
+        if name == self._root_link and "" in dirs:
+            return dirs[""]
+        return next((p for p in names.get(name, ()) if not p.is_root), None)
 
     def name_selects_itself(self, pkg: JsPackage, ws: JsWorkspace) -> bool:
         """npm's ``--workspace=X`` selects the workspace named X *and* every workspace in the
@@ -214,10 +240,9 @@ class NpmAdapter(PackageGraphAdapter):
             return path_target(pkg, rest, dirs, self.root)
         if sep:
             return None  # git, http, catalog: ... come from elsewhere
-        found = names.get(dep_name)
-        if not found:
+        target = self.workspace_named(names, dirs, dep_name)
+        if target is None:
             return None
-        target = found[0]
         if spec in ANY_RANGE:
             return target
         return target if semver.satisfies(target.version or "", spec) else None
@@ -254,7 +279,7 @@ class NpmAdapter(PackageGraphAdapter):
         ws = self.workspace(tracker)
         graph = self.build_graph(ws, tracker, edges=False)
         ids = self.assign_ids(ws)
-        by_dir = ws.by_dir()
+        by_dir, names = ws.by_dir(), ws.by_name()
         for item in listed:
             src_dir = str(item.get("location", "")).strip("/")
             if src_dir not in by_dir:
@@ -264,9 +289,9 @@ class NpmAdapter(PackageGraphAdapter):
                 head, _, dep_name = str(loc).partition("node_modules/")
                 if head or dep_name not in declared:
                     continue  # nested copies come from the registry; root edges only where declared
-                target = ws.by_name().get(dep_name)
-                if target and target[0].dir != src_dir:
-                    graph.add_edge(ids[src_dir], ids[target[0].dir], declared[dep_name][1])
+                target = self.workspace_named(names, by_dir, dep_name)
+                if target is not None and target.dir != src_dir:
+                    graph.add_edge(ids[src_dir], ids[target.dir], declared[dep_name][1])
         return graph
 
     def test_command(self, tests: list[str]) -> list[str]:

@@ -38,7 +38,8 @@ rules that differ from pnpm's (each measured against turbo 2.11.11):
   turbo rejects (``global_dependencies_problem``), workspace globs its parser rejects
   (``workspace_glob_problem``); pnpm-workspace.yaml is read as YAML 1.2 (``yaml12_loader``).
 - A task graph ``turbo run test`` refuses for the selected packages (a ``dependsOn`` cycle, a
-  missing or persistent dependency task) keeps the command and warns (``walk_task_graph``).
+  missing or persistent dependency task, a root task whose script calls turbo:
+  ``script_invokes_turbo``) keeps the command and warns (``walk_task_graph``).
 - ``turbo run test --filter=<name>`` reads some names as syntax (``a*``, ``!x``, ``y...``):
   such a package is named by its directory, its glob characters escaped (``filter_value``).
 - The workspace declaration is read as turbo reads it (``turbo_workspace_globs``): the manager
@@ -271,6 +272,14 @@ def version_links(version: str | None, wanted: str) -> bool:
     range of nothing but blanks and ``||`` (``""``, ``" || "``) is no range turbo's semver
     parser reads either, so it links any version, prereleases too (2.11.11, measured: ``""``
     on a ``1.2.3-beta.1`` package links, where ``x`` and ``*||`` do not).
+
+    turbo reads ranges with the ``node-semver`` crate, whose grammar pnpm 12 shares
+    (``semver.pnpm_range``), not node-semver's: a hyphen range missing a side or glued to its
+    ``-`` keeps the comparators it can read (``1.0.0 -`` is ``1.0.0``, ``>=1.0.0 - 2.0.0`` is
+    ``2.0.0``), and ``1.0.0 - *`` is no range, so it links anything (turbo 2.11.11, measured:
+    250 of 250 hyphen ranges x versions, prereleases among them, agree with that grammar
+    where node-semver's agreed on 163). A range the crate panics on (``~*``, ``=*``) crashes
+    turbo too: ``semver.PnpmPanic`` propagates (``TurboAdapter.link_target``).
     """
     if wanted == "*":
         return True
@@ -280,8 +289,9 @@ def version_links(version: str | None, wanted: str) -> bool:
         return True
     from . import semver  # only while building a graph (see ``packages``)
 
-    ok = semver.satisfies(version, wanted)
-    return ok is None or ok
+    parsed = semver.parse_version(version)
+    range_ = semver.pnpm_range(wanted)
+    return parsed is None or range_ is None or range_.satisfies(parsed)
 
 
 #: The keys turbo 2.11.11 reads in the root turbo.json (its schema.json) and in a package's
@@ -692,6 +702,56 @@ def refused_config(node: Node) -> ParseError | None:
     return ParseError(message, Location(where, line))
 
 
+#: a word of a script that names turbo (``script_invokes_turbo``): ``turbo`` not inside a longer
+#: name (``turbopack``, ``.turbo``, ``turbo-x``, ``turbo/x`` and ``1turbo`` are none), optionally
+#: ``.exe``/``.cmd``; ``a/turbo``, ``@turbo``, ``turbo@2``, ``--y=turbo`` and ``turbo,`` are such words
+_TURBO_WORD = re.compile(r"(?<![\w.\-])turbo(?:\.exe|\.cmd)?(?![\w.\-/])")
+#: what ends one simple command of a script (``&&``, ``|``, ``;``, ``$(``, a backquote ...)
+_COMMAND_BREAK = re.compile(r"[;&|()`]+")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def script_invokes_turbo(script: str) -> bool:
+    """Whether turbo reads a root ``package.json`` script as calling turbo itself, which makes any
+    ``turbo run`` whose task graph holds that root task (``//#test`` selected, or a root task a
+    ``dependsOn`` reaches) fail before running anything ("recursive_turbo_invocations").
+
+    The rule was measured on 87 scripts with turbo 2.11.11
+    (``tests/test_probe22_hj_turbo_recursive_root_task.py``): every shell word of every simple
+    command counts (``npx turbo``, ``pnpm exec turbo``, ``x "echo turbo"``, ``FOO=turbo x``,
+    ``$(turbo)``), except the arguments of an ``echo`` or ``printf`` without a redirection
+    (``echo turbo | x`` runs, ``echo turbo>x`` does not) and a command made of assignments
+    alone (``x=turbo``); a script with unbalanced quotes is searched whole."""
+    import shlex
+
+    lexer = shlex.shlex(script.replace("\n", ";"), posix=True, punctuation_chars="();<>|&`")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        tokens = list(lexer)
+    except ValueError:  # unbalanced quotes
+        return bool(_TURBO_WORD.search(script))
+    command: list[str] = []
+    for token in [*tokens, ";"]:
+        if not _COMMAND_BREAK.fullmatch(token):
+            command.append(token)
+            continue
+        if _command_invokes_turbo(command):
+            return True
+        command = []
+    return False
+
+
+def _command_invokes_turbo(words: list[str]) -> bool:
+    """One simple command of ``script_invokes_turbo``, its redirections (``>``, ``2>``) among the words."""
+    name = next((w for w in words if not _ASSIGNMENT.match(w)), None)
+    if name is None:
+        return False
+    if name in ("echo", "printf") and not any(set(w) <= set("<>&") for w in words):
+        return False
+    return any(_TURBO_WORD.search(w) for w in words)
+
+
 def walk_task_graph(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) -> tuple[list[str], set[TaskKey]]:
     """(problems, every task reached) of ``turbo run test`` from these packages' ``test`` tasks.
 
@@ -711,6 +771,9 @@ def walk_task_graph(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) 
       a ``pkg#task`` for no package, or a root ``//#x`` without its entry;
     - a persistent task another depends on, where that package has the script
       ("a#dev is a persistent task, b#test cannot depend on it").
+    - a root task whose script looks like it calls turbo (``script_invokes_turbo``), selected
+      or reached through ``dependsOn`` ("recursive_turbo_invocations"); the root listed a second
+      time as an ordinary package (a ``.`` glob) is exempt.
 
     A task of a package whose turbo.json turbo refuses stops it too; ``reached`` holds it and
     ``TurboAdapter.test_command_warnings`` makes that an error (``refused_config``).
@@ -730,6 +793,10 @@ def walk_task_graph(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) 
         key = todo.pop()
         nid, task = key
         node = graph.node(nid)
+        script = node.meta.get("scripts", {}).get(task) if nid == ROOT_ID else None
+        if isinstance(script, str) and script_invokes_turbo(script):
+            problems.append(f"{show(key)} runs `{script}`, which turbo takes for a call of turbo itself "
+                            "(recursive_turbo_invocations)")
         own_chain = defs.chain(node.package, str(node.meta.get("name")), task, nid == ROOT_ID)
         depends = chain_value(own_chain, "dependsOn", [])
         out: list[TaskKey] = []
@@ -822,7 +889,10 @@ class TurboAdapter(PackageGraphAdapter):
         from .workspace import discover
 
         self.declaration = declared = turbo_workspace_globs(self.root, tracker)
-        ws = discover(self.root, tracker, self.negation_rule, self.manifest_files, declared=declared.as_tuple())
+        # turbo refuses a package.json that is no JSON object (package_json_parse_error), where
+        # pnpm, npm and yarn read it as an empty manifest (``read_package``)
+        ws = discover(self.root, tracker, self.negation_rule, self.manifest_files, declared=declared.as_tuple(),
+                      objects_only=True)
         if declared.unreadable:
             ws.warnings.append(f"{declared.source}: turbo cannot read it ({declared.unreadable}), so it sees no "
                                "workspace package and runs in single-package mode: only the root package's tasks")
@@ -989,7 +1059,14 @@ class TurboAdapter(PackageGraphAdapter):
             return None
         wanted = rest if sep else spec
         found = named(names, dep_name)
-        return found if found and version_links(found.version, wanted) else None
+        from . import semver
+
+        try:
+            return found if found and version_links(found.version, wanted) else None
+        except semver.PnpmPanic:  # turbo 2.11.11 crashes ("Oops! Turbo has crashed", exit 101)
+            where = f"{pkg.dir}/package.json" if pkg.dir else "package.json"
+            self.warn(f"{where}: turbo crashes on the range in {dep_name!r}: {spec!r} (no link assumed)")
+            return None
 
     def build_graph(self, ws: JsWorkspace, tracker: InputTracker, edges: bool = True) -> BuildGraph:
         """The package graph, plus the root package a second time when a workspace glob lists
@@ -1414,7 +1491,8 @@ class TurboAdapter(PackageGraphAdapter):
         if not problems:
             return self._dependency_tests_note(graph, tests, reached)
         shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
-        return [f"turbo refuses to run this command, its task graph is broken: {shown} (fix turbo.json)"]
+        fix = "turbo.json or the root package.json scripts" if any("recursive_turbo" in p for p in problems) else "turbo.json"
+        return [f"turbo refuses to run this command, its task graph is broken: {shown} (fix {fix})"]
 
     @staticmethod
     def _refuse_broken_configs(graph: BuildGraph, reached: set[TaskKey]) -> None:

@@ -117,11 +117,12 @@ def _reject_constant(token: str) -> Any:
     raise _NotJson(token)
 
 
-def _json_object(text: str, path: Path, tracker: InputTracker) -> dict[str, Any]:
+def _json_object(text: str, path: Path, tracker: InputTracker, objects_only: bool = True) -> dict[str, Any]:
     """A JSON object, read as strictly as the tools read it: pnpm 12, turbo and node's
     ``JSON.parse`` refuse ``NaN``/``Infinity`` (Python's json takes them), and a file nested
     too deeply for Python is a user error rather than a RecursionError traceback
-    (pnpm 12: "recursion limit exceeded", measured)."""
+    (pnpm 12: "recursion limit exceeded", measured). Valid JSON that is no object (an array,
+    a string, ``null``) is an error, or ``{}`` without ``objects_only``."""
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
@@ -133,13 +134,15 @@ def _json_object(text: str, path: Path, tracker: InputTracker) -> dict[str, Any]
     except RecursionError:
         raise ParseError("invalid JSON: nested too deeply", Location(_display(path, tracker))) from None
     if not isinstance(data, dict):
+        if not objects_only:
+            return {}
         raise ParseError("expected a JSON object", Location(_display(path, tracker), 1))
     return data
 
 
-def read_json(path: Path, tracker: InputTracker) -> dict[str, Any]:
+def read_json(path: Path, tracker: InputTracker, objects_only: bool = True) -> dict[str, Any]:
     """A JSON object from ``path``; a syntax error names the file and line (exit 2)."""
-    return _json_object(tracker.read_text(path).lstrip("\ufeff"), path, tracker)
+    return _json_object(tracker.read_text(path).lstrip("\ufeff"), path, tracker, objects_only)
 
 
 _JSONC_TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.S)
@@ -247,12 +250,84 @@ def yaml12_loader(numbers: bool) -> type:
     return Yaml12Loader
 
 
+@dataclass(frozen=True)
+class YamlBudget:
+    """The limits a YAML reader enforces while parsing, before it builds anything: pnpm 12's
+    (serde-saphyr's ``Budget``) refuse pnpm-workspace.yaml with "budget breached" (measured,
+    pnpm 12.4.2: ``Depth { depth: 65 }`` for 64 nested collections under the root mapping,
+    ``Nodes { nodes: 250001 }`` counting every key, value and collection with each alias
+    replaying its anchor's nodes, so a billion-laughs file stops at once; and at the end of the
+    document ``AliasAnchorRatio`` when there are at least 100 aliases and more than 10 per
+    anchor). Checking them here keeps an alias bomb from costing anything and refuses what
+    pnpm refuses, with the file and line."""
+
+    max_depth: int = 64
+    max_nodes: int = 250_000
+    ratio_min_aliases: int = 100
+    max_aliases_per_anchor: int = 10
+
+    def check(self, text: str, loader: type, where: Location) -> None:
+        """Raise ParseError at the first limit ``text`` breaches. Walks the parser's events
+        (iterative, so a deep file costs no recursion); an alias adds its anchor's node count
+        and depth, remembered when the anchored node ended."""
+        import yaml
+
+        depth = nodes = aliases = anchors = 0
+        sized: dict[str, tuple[int, int]] = {}  # anchor -> (nodes, levels) of its node
+        open_: list[list[Any]] = []  # [nodes before, depth, anchor, deepest level inside] per open collection
+        for event in yaml.parse(text, Loader=loader):
+            line = event.start_mark.line + 1 if event.start_mark is not None else None
+            reached = depth
+            if isinstance(event, yaml.AliasEvent):
+                aliases += 1
+                count, levels = sized.get(event.anchor, (1, 0))
+                nodes += count
+                reached = depth + levels
+            elif isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+                nodes += 1
+                anchors += event.anchor is not None
+                if isinstance(event, yaml.CollectionStartEvent):
+                    depth = reached = depth + 1
+                    open_.append([nodes - 1, depth, event.anchor, depth])
+                elif event.anchor is not None:
+                    sized[event.anchor] = (1, 0)
+            elif isinstance(event, yaml.CollectionEndEvent) and open_:
+                before, level, anchor, inner = open_.pop()
+                if anchor is not None:
+                    sized[anchor] = (nodes - before, inner - level + 1)
+                if open_:
+                    open_[-1][3] = max(open_[-1][3], inner)
+                depth -= 1
+            if open_:
+                open_[-1][3] = max(open_[-1][3], reached)
+            if reached > self.max_depth:
+                raise self._breach(f"nested {reached} collections deep (at most {self.max_depth})", where, line)
+            if nodes > self.max_nodes:
+                raise self._breach(f"more than {self.max_nodes} nodes once aliases are expanded", where, line)
+            if isinstance(event, yaml.DocumentEndEvent):
+                if aliases >= self.ratio_min_aliases and aliases > self.max_aliases_per_anchor * anchors:
+                    raise self._breach(f"{aliases} aliases for {anchors} anchor(s) (at most "
+                                       f"{self.max_aliases_per_anchor} per anchor)", where, line)
+                depth = nodes = aliases = anchors = 0
+                sized.clear()
+
+    @staticmethod
+    def _breach(what: str, where: Location, line: int | None) -> ParseError:
+        return ParseError(f"pnpm refuses to read it (\"budget breached\"): {what}", Location(where.path, line))
+
+
+#: pnpm 12.4.2's limits on pnpm-workspace.yaml (``YamlBudget``)
+PNPM_YAML_BUDGET = YamlBudget()
+
+
 def _read_yaml(
     path: Path, tracker: InputTracker, expected: str = "a YAML mapping (packages: [...])", loader: type | None = None,
+    budget: YamlBudget | None = None,
 ) -> dict[str, Any]:
     """A YAML mapping, read as pnpm 12 reads it (``_strict_loader``) unless a tool that reads
-    the file its own way gives its ``loader`` (a SafeLoader subclass: turbo's YAML 1.2)."""
-    data = read_yaml_document(path, tracker, loader or _strict_loader())[1]
+    the file its own way gives its ``loader`` (a SafeLoader subclass: turbo's YAML 1.2);
+    ``budget``: the reader's limits (``PNPM_YAML_BUDGET``)."""
+    data = read_yaml_document(path, tracker, loader or _strict_loader(), budget)[1]
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -260,17 +335,20 @@ def _read_yaml(
     return data
 
 
-def read_yaml_document(path: Path, tracker: InputTracker, loader: type) -> tuple[Any, Any]:
+def read_yaml_document(path: Path, tracker: InputTracker, loader: type, budget: YamlBudget | None = None) -> tuple[Any, Any]:
     """(node tree, data) of the one YAML document in ``path``, parsed once with ``loader`` (a
     SafeLoader subclass); (None, None) for an empty file. The node tree keeps what the data
     loses -- a scalar's text as written and its resolved tag -- for a tool that deserialises
     the file by a typed schema (turbo 2: ``turbo.turbo_pnpm_workspace``). Invalid YAML (and a
-    duplicate key, under ``_strict_loader``) is a ParseError naming the file and line."""
+    duplicate key, under ``_strict_loader``) is a ParseError naming the file and line, and so
+    is a document breaching ``budget`` or nested deeper than PyYAML's recursive composer goes."""
     import yaml  # only when the graph is rebuilt: yaml costs ~30 ms to import
 
     text = tracker.read_text(path)
     parser = None
     try:
+        if budget is not None:
+            budget.check(text, loader, Location(_display(path, tracker)))
         parser = loader(text)  # the reader refuses some characters already (``\x00``)
         node = parser.get_single_node()
         data = parser.construct_document(node) if node is not None else None
@@ -279,6 +357,8 @@ def read_yaml_document(path: Path, tracker: InputTracker, loader: type) -> tuple
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or "not valid YAML"
         raise ParseError(f"not valid YAML: {problem}", Location(_display(path, tracker), line)) from None
+    except RecursionError:
+        raise ParseError("nested too deeply for ctxsel to read", Location(_display(path, tracker))) from None
     finally:
         if parser is not None:
             parser.dispose()
@@ -286,15 +366,21 @@ def read_yaml_document(path: Path, tracker: InputTracker, loader: type) -> tuple
 
 
 def read_package(
-    root: Path, rel: str, tracker: InputTracker, is_root: bool = False, manifests: tuple[str, ...] = (MANIFEST,)
+    root: Path, rel: str, tracker: InputTracker, is_root: bool = False, manifests: tuple[str, ...] = (MANIFEST,),
+    objects_only: bool = False,
 ) -> JsPackage:
-    """The package in ``rel``, read from the first of ``manifests`` it has (package.json if none)."""
+    """The package in ``rel``, read from the first of ``manifests`` it has (package.json if none).
+
+    A package.json holding valid JSON that is no object (``[1]``, ``"x"``, ``null``) is a
+    package with an empty manifest for pnpm 12.4.2, npm 11.19.1 and yarn 4.18.1 (measured:
+    pnpm lists it without a name, npm names it after its folder, yarn lists ``name: null``);
+    turbo 2.11.11 refuses it (``package_json_parse_error``): ``objects_only``."""
     base = root / rel if rel else root
     found = next((m for m in manifests if tracker.exists(base / m)), MANIFEST)
     if found.endswith(".yaml"):
         manifest = _read_yaml(base / found, tracker, "a YAML mapping (name: ...)")
     else:
-        manifest = read_json(base / MANIFEST, tracker)
+        manifest = read_json(base / MANIFEST, tracker, objects_only)
     name = manifest.get("name")
     version = manifest.get("version")
     scripts = manifest.get("scripts")
@@ -331,23 +417,28 @@ def _segment_regex(seg: str, dot: bool = False, segments: str = "picomatch") -> 
     other ``segments`` readings (``GlobReading``) go to ``_minimatch_segment_regex``.
     """
     if segments != "picomatch":
-        return _unmask(_minimatch_segment_regex(seg, posix=segments == "minimatch"), regex=True)
+        posix, dotted = segments != "minimatch3", segments == "micromatch"
+        return _unmask(_minimatch_segment_regex(seg, posix=posix, negation_dots=dotted), regex=True)
     return _unmask(glob_regex(seg, dot=dot, classes="regex", globstar=False), regex=True)
 
 
 @lru_cache(maxsize=512)
-def _minimatch_segment_regex(seg: str, posix: bool) -> str:
+def _minimatch_segment_regex(seg: str, posix: bool, negation_dots: bool = False) -> str:
     """One segment as minimatch (npm) or micromatch (yarn 2+) reads it with ``dot: false``:
     extglobs (``+(a|b)``, ``!(a)``) and, with ``posix``, POSIX classes (``[[:alpha:]]``)
     (npm 11.19.1 and yarn 4.18.1, measured: ``p/@(a|b)`` lists ``p/a`` and ``p/b``, ``p/+(a)``
     is not the directory ``+(a)``; yarn 1.22.22's minimatch 3 has extglobs but lists nothing
     for ``p/[[:alpha:]]``). Nx reads its globs with minimatch, so its reading is reused
-    (with ``dot: true`` there)."""
+    (with ``dot: true`` there). ``negation_dots``: a segment opening with ``!(...)`` matches
+    dot-names as well, as yarn 2+'s picomatch reads it (yarn 4.18.1, measured: ``p/!(a)`` lists
+    ``p/.h``; npm's minimatch does not)."""
     from .nx_workspace import _PROJECT_PATTERN, _extglob_regex  # nx_workspace imports this module
     dialect = replace(_PROJECT_PATTERN, dot=False, globstar="none")
     glob = partial(glob_regex, dialect=dialect) if posix else partial(glob_regex, dot=False, classes="regex", globstar=False)
     body = _extglob_regex(seg, glob)
-    return body if seg.startswith(".") else r"(?!\.)" + body  # an extglob first (``!(a)``) skips ``.h`` too
+    if seg.startswith(".") or negation_dots and seg.startswith("!("):
+        return body
+    return r"(?!\.)" + body  # an extglob first (``!(a)``) skips ``.h`` too (minimatch)
 
 
 def _has_magic(seg: str, segments: str = "picomatch") -> bool:
@@ -385,8 +476,9 @@ class GlobReading:
     """How one tool's glob library reads and walks a workspace glob, beyond its negation rule
     (``READINGS``; the defaults are fast-glob's, as pnpm and turbo read globs)."""
 
-    #: "picomatch" (``_segment_regex``), "minimatch" (extglobs and POSIX classes) or
-    #: "minimatch3" (extglobs only; ``_minimatch_segment_regex``)
+    #: "picomatch" (``_segment_regex``), "minimatch" (extglobs and POSIX classes), "micromatch"
+    #: (the same, but ``!(a)`` matches dot-names: yarn 2+) or "minimatch3" (extglobs only;
+    #: ``_minimatch_segment_regex``)
     segments: str = "picomatch"
     #: braces as ``brace-expansion`` reads them (``_node_braces``) rather than ``_expand_braces``
     node_braces: bool = False
@@ -415,7 +507,7 @@ READINGS: dict[str, GlobReading] = {
     "npm": GlobReading(segments="minimatch", node_braces=True, skip=NPM_SKIP_DIRS, npm_links=True),
     "yarn1": GlobReading(segments="minimatch3", node_braces=True, absolute_nothing=True, skip=frozenset(),
                          yarn1_ignore=True, backslash="escape"),
-    "berry": GlobReading(segments="minimatch", node_braces=True, absolute_nothing=True, skip=NPM_SKIP_DIRS,
+    "berry": GlobReading(segments="micromatch", node_braces=True, absolute_nothing=True, skip=NPM_SKIP_DIRS,
                          static_patterns_exempt=True, backslash="berry"),
 }
 
@@ -828,7 +920,7 @@ def workspace_globs(
     ``yaml_loader`` reads pnpm-workspace.yaml for a tool other than pnpm (``_read_yaml``)."""
     pnpm_file = root / PNPM_WORKSPACE
     if tracker.exists(pnpm_file):
-        settings = _read_yaml(pnpm_file, tracker, loader=yaml_loader)
+        settings = _read_yaml(pnpm_file, tracker, loader=yaml_loader, budget=None if yaml_loader else PNPM_YAML_BUDGET)
         packages = settings.get("packages", [])
         if packages is None:
             packages = []
@@ -858,6 +950,7 @@ def _glob_text(item: Any, index: int, path: Path, tracker: InputTracker) -> str:
 def discover(
     root: Path, tracker: InputTracker, negation_rule: str = "ignore", manifests: tuple[str, ...] = (MANIFEST,),
     yaml_loader: type | None = None, declared: tuple[str, list[str], dict[str, Any], str] | None = None,
+    objects_only: bool = False,
 ) -> JsWorkspace:
     """The root package and every workspace package, parsed; a package directory is one
     holding one of ``manifests`` (``PNPM_MANIFESTS`` for pnpm).
@@ -873,7 +966,8 @@ def discover(
 
     ``yaml_loader``: how a tool other than pnpm reads pnpm-workspace.yaml (``_read_yaml``);
     ``declared``: ``workspace_globs``'s answer from a tool that reads the declaration its
-    own way (turbo: ``turbo.turbo_workspace_globs``).
+    own way (turbo: ``turbo.turbo_workspace_globs``); ``objects_only``: a package.json that is no
+    JSON object is an error rather than an empty manifest (turbo: ``read_package``).
     """
     root = Path(root)
     # pnpm 12 takes a root holding only a package.yaml as the root project too (measured)
@@ -883,8 +977,9 @@ def discover(
     manager, globs, settings, source = declared or workspace_globs(root, tracker, yaml_loader)
     warnings: list[str] = []
     dirs = expand_globs(root, globs, tracker, warnings, source, negation_rule, manifests)
-    packages = [read_package(root, "", tracker, is_root=True, manifests=manifests)] if has_root_manifest else []
-    packages += [read_package(root, d, tracker, manifests=manifests) for d in dirs if d != ""]
+    read = partial(read_package, root, tracker=tracker, manifests=manifests, objects_only=objects_only)
+    packages = [read("", is_root=True)] if has_root_manifest else []
+    packages += [read(d) for d in dirs if d != ""]
     ws = JsWorkspace(root=root, manager=manager, globs=globs, packages=packages, settings=settings, warnings=warnings,
                      root_in_globs="" in dirs)
     warnings.extend(_duplicate_names_warning(ws))
@@ -1048,7 +1143,7 @@ def expand_berry_globs(root: Path, patterns: list[str], tracker: InputTracker, w
     def is_negation(p: object) -> bool:
         return isinstance(p, str) and p.startswith("!")
 
-    everywhere = _negation_rules([p[1:] for p in patterns if is_negation(p)])
+    everywhere = _negation_rules([p[1:] for p in patterns if is_negation(p)], parent_too=not ordered_negations)
     found: set[str] = set()
     unmatched: list[str] = []
     positives = 0
@@ -1057,7 +1152,7 @@ def expand_berry_globs(root: Path, patterns: list[str], tracker: InputTracker, w
             continue
         positives += 1
         _warn_if_outside(warnings, source, pattern)
-        negation_rxs, pruning = (_negation_rules([p[1:] for p in patterns[index + 1:] if is_negation(p)])
+        negation_rxs, pruning = (_negation_rules([p[1:] for p in patterns[index + 1:] if is_negation(p)], False)
                                  if ordered_negations else everywhere)
         matched: set[str] = set()
         for alt in _alternatives(pattern, "berry"):
@@ -1086,12 +1181,27 @@ def expand_berry_globs(root: Path, patterns: list[str], tracker: InputTracker, w
     return sorted(found)
 
 
-def _negation_rules(negations: list[str]) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+def _negation_rules(negations: list[str], parent_too: bool) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
     """fast-glob's ignores: what each negation drops, and those that also prune the walk below
     the directory they match (last segment without a wildcard, or ending in ``/**``; not one
     written with a trailing ``/``)."""
     alts = [alt for n in negations for alt in _expand_braces(n)]
-    dropping = [_negation_rx(alt) for alt in alts]
-    pruning = [_negation_rx(alt) for alt in alts
-               if alt.endswith("/**") or (not alt.endswith("/") and not _has_magic((_segments(alt) or ["*"])[-1]))]
+    # read as the positives are (``READINGS["berry"]``): extglobs apply (``!p/@(a|b)`` drops
+    # ``p/a`` and ``p/b``, ``!p/c/@(d)`` prunes nothing below ``p/c/d``; yarn 4.18.1, measured)
+    segments = READINGS["berry"].segments
+    dropping = [_negation_rx(alt, segments=segments) for alt in alts]
+    # with ``parent_too`` (yarn 4's fast-glob tests a directory as ``dir/`` too) a last segment
+    # that may match nothing (``!p/c/!(d)``, ``!p/c/*(x)``; not ``*``, which picomatch makes match
+    # one character at least) drops ``p/c`` itself (yarn 4.18.1, measured; 3.8.7 keeps it)
+    dropping += [_negation_rx("/".join(parts[:-1]), segments=segments) for parts in map(_segments, alts)
+                 if parent_too and len(parts) > 1 and _may_match_nothing(parts[-1], segments)]
+    pruning = [_negation_rx(alt, segments=segments) for alt in alts
+               if alt.endswith("/**") or (not alt.endswith("/") and not _has_magic((_segments(alt) or ["*"])[-1], segments))]
     return dropping, pruning
+
+
+def _may_match_nothing(seg: str, segments: str) -> bool:
+    """Whether one glob segment matches the empty name (an extglob such as ``!(a)`` or ``*(a)``)."""
+    if seg == "**" or re.fullmatch(r"\*+", seg):
+        return False
+    return re.fullmatch(_segment_regex(seg, segments=segments), "") is not None
