@@ -77,22 +77,26 @@ BOMBS = [  # each would take minutes or gigabytes if the evaluator let it run
     'D = "".join([X] * 999)',
     'E = "%999999999d" % 1',
     'F = "{:>999999999}".format(1)',
-    'def grow(n):\n    x = 3\n    for i in range(n):\n        x = x * x\n    return x\nG = grow(100)',
-    'def forever():\n    return forever()\nH = forever()',
+    'G = grow(100)',  # grow() of BOMB_DEFS
     'I = [i for i in range(10000) for j in range(10000)]',  # 10^8 steps
 ]
+#: Bazel allows ``def`` only in .bzl files (in a BUILD file it fails the package)
+BOMB_DEFS = 'def grow(n):\n    x = 3\n    for i in range(n):\n        x = x * x\n    return x\ndef forever():\n    return forever()\n'
 
 
 def test_resource_bombs_in_a_build_file_are_bounded_warnings(tmp_path):
-    body = "\n".join(BOMBS) + '\ncc_library(name = "core", srcs = ["c.cc"])\n'
-    root = write(tmp_path, {**BAZEL, "core/BUILD": body, "core/c.cc": "", "app/BUILD": 'cc_binary(name = "app", deps = ["//core"])\n'})
+    # recursion stops the file as in Bazel (test_probe22_hb_bazel_errors.py): it comes last
+    body = 'load(":defs.bzl", "grow", "forever")\n' + "\n".join(BOMBS) + '\ncc_library(name = "core", srcs = ["c.cc"])\nH = forever()\n'
+    root = write(tmp_path, {**BAZEL, "core/BUILD": body, "core/defs.bzl": BOMB_DEFS, "core/c.cc": "",
+                            "app/BUILD": 'cc_binary(name = "app", deps = ["//core"])\n'})
     started = time.monotonic()
     res = ctxsel(root, "--source", "static", "blast-radius", "//core:core", "--format", "labels")
     answered(res)
     assert time.monotonic() - started < HANG / 2  # ~1 s measured
     assert res.stdout.split() == ["//core:core", "//app:app"]
     assert f"{len(BOMBS) - 1} statement(s) could not be evaluated" in res.stderr  # every bomb but X
-    assert "core/BUILD:11: integer too large" in res.stderr  # named by file and line
+    assert "core/BUILD:3: evaluation exceeds the step budget" in res.stderr  # named by file and line
+    assert "core/defs.bzl:7: function 'forever' called recursively" in res.stderr
 
 
 def test_package_json_with_invalid_json_names_file_and_line(tmp_path):

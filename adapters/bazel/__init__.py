@@ -119,6 +119,23 @@ class BazelAdapter(Adapter):
                 exc.args = (exc.render(),)
             raise
 
+    def relative_path(self, spec: str) -> str | None:
+        """``spec`` as a repo-relative path, read as Bazel names files: a symlink is a file of
+        the package it lies in, under its own path (rules_nixpkgs' ``nixpkgs/BUILD.pkg ->
+        ../core/BUILD.bazel.tpl`` is ``//nixpkgs:BUILD.pkg``, which ``//nixpkgs:srcs`` globs;
+        resolving it named ``//core``'s rules). Only the workspace root itself is resolved."""
+        roots = dict.fromkeys((Path(os.path.abspath(self.root)), self.root.resolve()))
+        for base in (Path.cwd(), self.root):
+            path = Path(os.path.abspath(spec if os.path.isabs(spec) else base / spec))
+            for root in roots:
+                try:
+                    rel = path.relative_to(root)
+                except ValueError:
+                    continue
+                if os.path.lexists(path):
+                    return "" if str(rel) == "." else rel.as_posix()
+        return super().relative_path(spec)
+
     def _resolve(self, graph: BuildGraph, spec: str) -> list[str]:
         if spec in graph:  # an external label too: "what depends on @zlib?" is a fair question
             return [spec]

@@ -294,6 +294,40 @@ def check_dialect(tree: ast.Module, path: str) -> list[tuple[int, str]]:
     return sorted(build_only)
 
 
+def rebound_global(tree: ast.Module) -> tuple[int, str] | None:
+    """``(line, name)`` of the first top-level name a .bzl file binds a second time (an
+    assignment, ``+=``, a ``def`` or a ``load()`` symbol), which Bazel refuses before running
+    the file ("cannot reassign global 'v'", measured with Bazel 4.2.3; BUILD files may
+    rebind). None when every global is bound once."""
+    bound: set[str] = set()
+
+    def names(target: ast.expr) -> list[str]:
+        if isinstance(target, ast.Name):
+            return [target.id]
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return [n for t in target.elts for n in names(t)]
+        return []  # x[0] = ..., x.f = ...: no binding
+
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            new = [n for t in stmt.targets for n in names(t)]
+        elif isinstance(stmt, ast.AugAssign):
+            new = names(stmt.target)
+        elif isinstance(stmt, ast.FunctionDef):
+            new = [stmt.name]
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) \
+                and stmt.value.func.id == "load":
+            new = [a.value for a in stmt.value.args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            new += [k.arg for k in stmt.value.keywords if k.arg]
+        else:
+            continue
+        for name in new:
+            if name in bound:
+                return stmt.lineno, name
+            bound.add(name)
+    return None
+
+
 def _failing(name: str, reason: str) -> Builtin:
     """A name a failed ``load()`` should have bound: calling it repeats the load's error, so
     the statement is reported as lost instead of instantiating a guessed rule kind."""
@@ -337,6 +371,14 @@ class Interpreter:
         self.steps = 0
         self.depth = 0
         self.active: set[int] = set()  # the ``def`` nodes of the functions being called (recursion check)
+        #: how often an unknown value was taken as false, empty or unequal (``_truth``,
+        #: ``_iterate``, ``_compare``; the static loader adds one per load() of a .bzl that
+        #: guessed): a ``fail()`` reached after such a guess may be one Bazel never
+        #: reaches, so it is no ``EvalError.fatal`` stop (monotonic; compared per file)
+        self.guesses = 0
+        #: whether the expression being evaluated is, lexically, the right side of an assignment
+        #: (not an expression statement, not a function's body: a ``return`` in it is not)
+        self.value_wanted = False
         self.native_rules = frozenset(native_rules)
         self.builtins = make_builtins(self)
         #: the file whose code calls the builtin running now (``Label(":x")`` is relative to it)
@@ -350,10 +392,17 @@ class Interpreter:
         self.module: dict[str, str] | None = None
 
     # ------------------------------------------------------------ modules
-    def exec_module(self, tree: ast.Module, path: str, globals_: dict[str, Any], per_statement: Callable[[EvalError], None] | None = None) -> None:
+    def exec_module(self, tree: ast.Module, path: str, globals_: dict[str, Any],
+                    per_statement: Callable[[EvalError], None] | None = None) -> EvalError | None:
         """Run a file's top-level statements. With ``per_statement``, an error in one
         statement is reported there and the next statement still runs (a BUILD file
-        with one odd macro call still yields its other targets)."""
+        with one odd macro call still yields its other targets), unless it is an error
+        Bazel stops the file on too (``EvalError.fatal``, reached while this file, and
+        what it loads, made no guess about an unknown value: a guess in an earlier
+        statement may have built the value the ``fail()`` tests): then the rest of the
+        file is not run, as in Bazel, whose package keeps only the targets made before
+        it. Returns that error (None: ran to the end)."""
+        guesses = self.guesses
         for stmt in tree.body:
             self.steps = 0  # the budget is per top-level statement: one runaway macro call costs only itself
             if self.ctx is not None:
@@ -367,7 +416,10 @@ class Interpreter:
                     exc.path = path
                 if per_statement is None:
                     raise
+                exc.fatal = exc.fatal and self.guesses == guesses
                 per_statement(exc)
+                if exc.fatal:
+                    return exc
             except (_Return, _Break, _Continue):
                 per_statement and per_statement(EvalError("return/break/continue outside a function or loop", stmt.lineno, path))
             except RecursionError:
@@ -381,6 +433,7 @@ class Interpreter:
                 if per_statement is None:
                     raise
                 per_statement(EvalError(f"cannot evaluate ({type(exc).__name__}: {exc})", stmt.lineno, path))
+        return None
 
     # ------------------------------------------------------------ statements
     def _exec_block(self, body: list[ast.stmt], g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> None:
@@ -397,9 +450,9 @@ class Interpreter:
                     self._exec_load(stmt.value, g, path)
                 else:
                     self._note_nameless_external_call(stmt.value, g, loc, path)
-                    self._eval(stmt.value, g, loc, path)
+                    self._eval_wanted(stmt.value, False, g, loc, path)
             elif isinstance(stmt, ast.Assign):
-                value = self._eval(stmt.value, g, loc, path)
+                value = self._eval_wanted(stmt.value, True, g, loc, path)
                 for target in stmt.targets:
                     self._assign(target, value, g, loc, path)
                 if loc is None and isinstance(value, RuleClass) and not value.native and value.kind == "":
@@ -632,6 +685,7 @@ class Interpreter:
 
     def _truth(self, v: Any) -> bool:
         if v is UNKNOWN or isinstance(v, UnknownCallable):
+            self.guesses += 1
             return False
         if isinstance(v, (Select, SelectorList)):
             return True
@@ -644,6 +698,7 @@ class Interpreter:
         Starlark's range is no list (bazel-lib loops ``for _ in range(1 << 30)`` until a
         ``break``), and the step budget bounds the loop; anything else builds a list."""
         if v is UNKNOWN or isinstance(v, UnknownCallable):
+            self.guesses += 1
             return []
         if isinstance(v, range):
             if lazy:
@@ -729,6 +784,7 @@ class Interpreter:
 
     def _compare(self, op: ast.cmpop, a: Any, b: Any, line: int, path: str) -> bool:
         if a is UNKNOWN or b is UNKNOWN or isinstance(a, UnknownCallable) or isinstance(b, UnknownCallable):
+            self.guesses += 1
             return False
         if not isinstance(a, (str, int)) or not isinstance(b, (str, int)):
             check_written_size(a, b)  # Python compares nested lists element by element
@@ -768,8 +824,8 @@ class Interpreter:
                 return container[lo:hi:st]
             raise EvalError(f"cannot slice {_type_name(container)}", node.lineno, path)
         key = self._eval(node.slice, g, loc, path)
-        if container is UNKNOWN or key is UNKNOWN or isinstance(container, UnknownCallable):
-            return UNKNOWN  # e.g. a dict loaded from another repository's .bzl
+        if container is UNKNOWN or key is UNKNOWN or isinstance(container, UnknownCallable) or isinstance(key, UnknownCallable):
+            return UNKNOWN  # e.g. a dict loaded from another repository's .bzl, or a key loaded from one
         try:
             if isinstance(container, dict):
                 return container[self._hashable(key, node, path)]
@@ -803,6 +859,14 @@ class Interpreter:
         # Outer comprehension variables must not leak into a module's globals.
         run(0)
         return pairs if isinstance(node, ast.DictComp) else results
+
+    def _eval_wanted(self, node: ast.expr, wanted: bool, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> Any:
+        """``_eval`` with ``value_wanted`` set for the expression (and the calls in it)."""
+        saved, self.value_wanted = self.value_wanted, wanted
+        try:
+            return self._eval(node, g, loc, path)
+        finally:
+            self.value_wanted = saved
 
     # ------------------------------------------------------------ calls
     def _call_expr(self, node: ast.Call, g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> Any:
@@ -855,7 +919,11 @@ class Interpreter:
                 params[attr] = kwargs.get(attr, spec.default if isinstance(spec, AttrSpec) else None)
             return self.call(fn.implementation, [], params, line, path)
         if isinstance(fn, UnknownCallable):
-            if "name" in kwargs and self.ctx is not None:  # in a BUILD file (or a macro it calls)
+            # a rule returns None: a call whose value a BUILD or .bzl statement assigns is a
+            # function of that repository (rules_bazel_integration_test's ``_P =
+            # providers.create(name = ...)``); one whose value is passed on may be a helper
+            # that makes a target and returns its label (rules_testing's ``util.empty_file``)
+            if "name" in kwargs and self.ctx is not None and not self.value_wanted:  # in a BUILD file (or a macro it calls)
                 self._note_unknown(fn.symbol, fn.origin, line)
                 if isinstance(kwargs["name"], str):
                     self.ctx.external_calls.setdefault(kwargs["name"], f"{fn.symbol} ({path}:{line})")
@@ -894,7 +962,7 @@ class Interpreter:
             raise EvalError(f"call depth exceeds {MAX_DEPTH} (recursion?) in {fn.name}()", line, path)
         if id(fn.node) in self.active:
             # Starlark forbids recursion; Bazel fails the package ("called recursively")
-            raise EvalError(f"function '{fn.name}' called recursively (Starlark forbids recursion)", line, path)
+            raise EvalError(f"function '{fn.name}' called recursively (Starlark forbids recursion)", line, path, fatal=True)
         a = fn.node.args
         params = [p.arg for p in a.posonlyargs + a.args]
         kwonly = [p.arg for p in a.kwonlyargs]
@@ -932,6 +1000,7 @@ class Interpreter:
         local: dict[str, Any] = {**fn.closure, **bound}
         self.depth += 1
         self.active.add(id(fn.node))
+        wanted, self.value_wanted = self.value_wanted, False  # lexical: the caller's assignment is not the body's
         try:
             if isinstance(fn.node, ast.Lambda):
                 return self._eval(fn.node.body, fn.globals, local, fn.path)
@@ -943,6 +1012,7 @@ class Interpreter:
         finally:
             self.depth -= 1
             self.active.discard(id(fn.node))
+            self.value_wanted = wanted
         return None
 
     # ------------------------------------------------------------ attributes and methods

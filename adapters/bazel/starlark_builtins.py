@@ -132,7 +132,7 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
 
     @builtin("fail")
     def _fail(*args: Any, **kwargs: Any) -> None:
-        raise EvalError("fail(): " + " ".join(_str(a) for a in args))
+        raise EvalError("fail(): " + " ".join(_str(a) for a in args), fatal=True)
 
     @builtin("print")
     def _print(*args: Any, **kwargs: Any) -> None:

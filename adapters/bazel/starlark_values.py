@@ -19,13 +19,21 @@ MAX_SEQUENCE = 1_000_000  # longest list/string an operation may build
 
 
 class EvalError(Exception):
-    """Something Bazel would reject or that this evaluator does not support."""
+    """Something Bazel would reject or that this evaluator does not support.
 
-    def __init__(self, message: str, line: int | None = None, path: str | None = None) -> None:
+    ``fatal``: Bazel itself stops evaluating the file here (``fail()``, recursion, a
+    loaded .bzl that failed so), so the statements after it create no target. Set where
+    such an error is raised; ``Interpreter.exec_module`` clears it again when a value
+    ctxsel could not compute steered the evaluation to it (``Interpreter.guesses``): then
+    Bazel may well never get there, and ctxsel keeps evaluating.
+    """
+
+    def __init__(self, message: str, line: int | None = None, path: str | None = None, fatal: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.path = path
+        self.fatal = fatal
 
 
 class _Unknown:
@@ -287,6 +295,20 @@ def flatten(value: Any) -> list[Any]:
                 out.extend(v)
         return out
     return [value]
+
+
+def nested_select(value: Any) -> bool:
+    """Whether a select() branch of ``value`` holds a select() itself (``select({":c":
+    select({...})})``): no Bazel accepts that for an attribute ("expected value of type
+    'list(label)' for each branch"), so the attribute gives no edge, key or value."""
+    parts = value.parts if isinstance(value, SelectorList) else [value]
+    for part in parts:
+        if isinstance(part, Select):
+            for branch in part.branches.values():
+                items = branch if isinstance(branch, (list, tuple)) else [branch]
+                if any(isinstance(item, (Select, SelectorList)) for item in items):
+                    return True
+    return False
 
 
 def dict_values(value: Any) -> list[Any]:

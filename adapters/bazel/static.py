@@ -25,7 +25,7 @@ from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 
 from .labels import BUILD_NAMES, Label, LabelError, looks_like_label, module_info, parse_label, subpackage_crossed, valid_package_name, workspace_name
 from .skylib import skylib_source
-from .starlark import Interpreter, build_dialect_issues, parse
+from .starlark import Interpreter, build_dialect_issues, parse, rebound_global
 from .starlark_values import (
     NON_RULE_KINDS,
     PACKAGE_GROUP,
@@ -40,6 +40,7 @@ from .starlark_values import (
     TargetCall,
     dict_values,
     flatten,
+    nested_select,
     select_keys,
 )
 
@@ -112,6 +113,16 @@ IMPLICIT_OUTPUTS: dict[str, tuple[str, ...]] = {
 EDGE_TYPES = {"data": DATA, "tests": TESTS}
 
 
+class ExtensionError(EvalError):
+    """A ``load()`` of a .bzl that stopped on a fatal error (``root``: "path:line: message"
+    of that error, the same through a chain of loads). Bazel loads every .bzl before it
+    runs a BUILD statement, so the whole package fails ("Extension file ... has errors")."""
+
+    def __init__(self, rel: str, root: str, line: int, path: str) -> None:
+        super().__init__(f"extension '{rel}' has errors ({root})", line, path, fatal=True)
+        self.root = root
+
+
 @dataclass
 class PackageResult:
     package: str
@@ -122,6 +133,9 @@ class PackageResult:
     file_visibility: dict[str, Any] = field(default_factory=dict)  # exports_files: name -> visibility
     unknown_loops: tuple[str, ...] = ()  # "path:line" of loops over another repository's value
     external_calls: dict[str, str] = field(default_factory=dict)  # PackageContext.external_calls
+    #: "path:line: message" of the error Bazel stops this package on (``EvalError.fatal``, a
+    #: BUILD-file dialect error); "" when it loads. ``targets`` holds what Bazel keeps.
+    failure: str = ""
 
     def unseen_reason(self, name: str) -> str:
         """Why a target ``name`` of this package that ctxsel did not find may still exist for
@@ -154,6 +168,8 @@ class StaticReport:
     name_conflicts: list[str] = field(default_factory=list)  # "//p:x (rule and exported file)"
     empty_globs: list[str] = field(default_factory=list)
     build_dialect: list[str] = field(default_factory=list)  # "path:line: message", .bzl-only syntax in a BUILD file
+    stopped: list[str] = field(default_factory=list)  # "path:line: message" of EvalError.fatal errors
+    nested_selects: list[str] = field(default_factory=list)  # "//p:rule (attr)" holding a select() in a select()
     outside_symlinks: list[str] = field(default_factory=list)  # directory symlinks leaving the workspace
     symlink_budget: str = ""  # the first directory symlink not followed because MAX_LINKED_DIRS was reached
     missing_rc_imports: list[str] = field(default_factory=list)  # "file:line: import of X" (WorkspaceRc.missing)
@@ -176,6 +192,12 @@ class StaticReport:
             out.append(f"static: {len(self.undefined)} undefined name(s) called with name= were taken as rule kinds: {some(self.undefined)}")
         if self.missing_loads:
             out.append(f"static: {len(self.missing_loads)} load()ed file(s) do not exist: {some(f'{k} ({v})' for k, v in self.missing_loads.items())}")
+        if self.stopped:
+            out.append(
+                f"static: {len(self.stopped)} error(s) Bazel stops a file on (fail(), recursion, a load() of a failing "
+                f".bzl); bazel query fails on their packages, and ctxsel keeps, as bazel query --keep_going does, only "
+                f"the targets made before the error (none after a failed load()): {some(self.stopped, 2)}"
+            )
         if self.eval_errors:
             out.append(f"static: {len(self.eval_errors)} statement(s) could not be evaluated; their targets may be missing: {some(self.eval_errors, 2)}")
         if self.missing_packages:
@@ -198,6 +220,12 @@ class StaticReport:
                 f"what it could not evaluate may create them ({some(reasons, 2)}); ctxsel gives them no edge: "
                 f"{some(f'{k} (in {v})' for k, (v, _) in self.unseen_targets.items())}"
             )
+        if self.nested_selects:
+            out.append(
+                f"static: {len(self.nested_selects)} attribute(s) hold a select() inside a select(); bazel query fails on "
+                f"their packages (\"expected value of type ... for each branch\"), and ctxsel, as bazel query "
+                f"--keep_going does, follows no label of them: {some(self.nested_selects)}"
+            )
         if self.duplicates:
             out.append(f"static: duplicate target names (first one kept): {some(self.duplicates)}")
         if self.name_conflicts:
@@ -208,7 +236,8 @@ class StaticReport:
         if self.build_dialect:
             out.append(
                 f"static: {len(self.build_dialect)} construct(s) Bazel allows only in .bzl files; bazel query fails "
-                f"on these packages (their targets were evaluated anyway): {some(self.build_dialect, 2)}"
+                f"on these packages, and ctxsel leaves their targets out, as bazel query --keep_going does: "
+                f"{some(self.build_dialect, 2)}"
             )
         if self.outside_symlinks:
             out.append(
@@ -245,6 +274,9 @@ class StaticLoader:
         self.dirs: dict[str, tuple[list[str], list[str]]] = {}
         self._package_files: dict[str, tuple[list[str], list[str]]] = {}
         self._modules: dict[str, dict[str, Any]] = {}  # .bzl path -> exported globals
+        self._failed_modules: dict[str, str] = {}  # .bzl path -> "path:line: message" it stopped on
+        self._trees: dict[str, ast.Module] = {}  # .bzl path -> its tree, parsed by _preload for _load
+        self._guessed_modules: set[str] = set()  # .bzl paths whose evaluation guessed (Interpreter.guesses)
         self._module_loads: dict[str, set[str]] = {}  # .bzl or BUILD path -> directly loaded .bzl paths
         self._loading: list[str] = []
         self._glob_cache: dict[tuple[str, bool], re.Pattern[str]] = {}
@@ -359,20 +391,27 @@ class StaticLoader:
         build_rel = f"{package}/{self.packages[package]}" if package else self.packages[package]
         path = self.root / build_rel
         tree = self._parse(self.tracker.read_text(path), build_rel)
-        for line, message in build_dialect_issues(tree):
-            self.report.build_dialect.append(f"{build_rel}:{line}: {message}")
+        dialect = [f"{build_rel}:{line}: {message}" for line, message in build_dialect_issues(tree)]
+        if dialect:  # Bazel 4.2.3 refuses such a file before running it: no target at all
+            self.report.build_dialect.extend(dialect)
+            return PackageResult(package, build_rel, [], (), failure=dialect[0])
         ctx = PackageContext(package, build_rel)
         self.interp.ctx = ctx
         self.interp.steps = 0
         g: dict[str, Any] = {}
         self._loading = [build_rel]
+        self._preload(tree, build_rel)
         try:
-            self.interp.exec_module(tree, build_rel, g, per_statement=self._eval_error)
+            stop = self.interp.exec_module(tree, build_rel, g, per_statement=self._eval_error)
         finally:
             self.interp.ctx = None
         loads = tuple(sorted(self._transitive_loads(build_rel)))
-        return PackageResult(package, build_rel, ctx.targets, loads, ctx.default_visibility, ctx.file_visibility,
-                             tuple(ctx.unknown_loops), ctx.external_calls)
+        failure = f"{stop.path}:{stop.line}: {stop.message}" if stop is not None else ""
+        # a load() that failed fails the whole package ("error loading package"): Bazel runs
+        # no statement of it, wherever the load() stands
+        targets = [] if isinstance(stop, ExtensionError) else ctx.targets
+        return PackageResult(package, build_rel, targets, loads, ctx.default_visibility, ctx.file_visibility,
+                             tuple(ctx.unknown_loops), ctx.external_calls, failure)
 
     def _parse(self, source: str, rel: str) -> ast.Module:
         try:
@@ -381,13 +420,62 @@ class StaticLoader:
             raise ParseError(exc.message, Location(rel, exc.line)) from None
 
     def _eval_error(self, exc: EvalError) -> None:
-        self.report.eval_errors.append(f"{exc.path}:{exc.line}: {exc.message}")
+        if isinstance(exc, ExtensionError) and exc.fatal and posixpath.basename(exc.path or "") not in BUILD_NAMES:
+            return  # a .bzl between the failing one and the package: the package's entry names both
+        (self.report.stopped if exc.fatal else self.report.eval_errors).append(f"{exc.path}:{exc.line}: {exc.message}")
 
     def _note_unknown(self, symbol: str, origin: str, line: int) -> None:
         if origin:
             self.report.unresolved_loads.setdefault(origin, set()).add(symbol)
         else:
             self.report.undefined[symbol] = self.report.undefined.get(symbol, 0) + 1
+
+    def _preload(self, tree: ast.Module, path: str) -> None:
+        """Evaluate the .bzl files ``tree`` loads, transitively, deepest first, walking the
+        load graph with a stack of its own: each ``load()`` then finds its module evaluated,
+        so a chain of loads costs no Python recursion (Bazel 4.2.3 loads a 3,000-deep chain;
+        evaluating it recursively ran out of stack 244 files down). A load cycle is found
+        here, as Bazel reports it ("cycle detected in extension files"). Errors of a
+        single ``load()`` (a bad label, a missing file) are left to its statement."""
+        order: list[tuple[str, str, int]] = []  # (label text, loading file, line), deepest first
+        on_path: list[str] = [path]
+        stack = [(path, iter(_load_statements(tree)))]
+        while stack:
+            current, loads = stack[-1]
+            step = next(loads, None)
+            if step is None:
+                stack.pop()
+                on_path.pop()
+                continue
+            text, line = step
+            rel = self._loadable(text, current)
+            if rel is not None and rel in on_path:  # as _load would find it, one Python frame per file deeper
+                cycle = " -> ".join(on_path[on_path.index(rel):] + [rel])
+                raise ParseError(f"load() cycle: {cycle}", Location(current, line))
+            if rel is None or rel in self._trees:
+                continue
+            self._trees[rel] = child = self._parse(self.tracker.read_text(self.root / rel), rel)
+            order.append((text, current, line))
+            on_path.append(rel)
+            stack.append((rel, iter(_load_statements(child))))
+        for text, current, line in reversed(order):
+            try:
+                self._load(text, current, line)
+            except EvalError:
+                pass  # the load() statement meets it again, where it is reported
+
+    def _loadable(self, text: str, from_path: str) -> str | None:
+        """The repo-relative .bzl a ``load()`` of ``text`` from ``from_path`` evaluates, or None
+        when it is evaluated already, external, invalid or missing (``_load`` decides those)."""
+        try:
+            label = parse_label(text, self._package_of_file(from_path), self.main_repo_name)
+        except LabelError:
+            return None
+        rel = label.path
+        if label.external or rel in self._modules or rel in self._failed_modules or label.package not in self.packages:
+            return None
+        full = self.root / rel
+        return rel if self.tracker.exists(full) and full.is_file() else None
 
     def _load(self, label_text: str, from_path: str, line: int) -> dict[str, Any]:
         """Evaluate a .bzl (once per workspace load) and return its globals."""
@@ -405,28 +493,44 @@ class StaticLoader:
         rel = label.path
         self._check_bzl_package(label, line, from_path)
         self._module_loads.setdefault(from_path, set()).add(rel)
+        if rel in self._failed_modules:
+            raise ExtensionError(rel, self._failed_modules[rel], line, from_path)
         if rel in self._modules:
+            self.interp.guesses += rel in self._guessed_modules  # its values may rest on a guess
             return self._modules[rel]
         if rel in self._loading:
+            # Bazel 4.2.3: "cycle detected in extension files", and even --keep_going then
+            # skips the whole //... pattern (no target at all): an error, not a lost package
             cycle = " -> ".join(self._loading[self._loading.index(rel):] + [rel])
-            raise EvalError(f"load() cycle: {cycle}", line, from_path)
+            raise ParseError(f"load() cycle: {cycle}", Location(from_path, line))
         full = self.root / rel
         if not self.tracker.exists(full) or not full.is_file():
             self.report.missing_loads.setdefault(label_text, f"{from_path}:{line}")
             self.report.unresolved_loads.setdefault(label_text, set())
             return {}
-        tree = self._parse(self.tracker.read_text(full), rel)
+        tree = self._trees.pop(rel, None) or self._parse(self.tracker.read_text(full), rel)
+        rebound = rebound_global(tree)
+        if rebound is not None:  # Bazel refuses the file before running it
+            self._failed_modules[rel] = f"{rel}:{rebound[0]}: cannot reassign global '{rebound[1]}'"
+            raise ExtensionError(rel, self._failed_modules[rel], line, from_path)
         g: dict[str, Any] = {}
         saved_ctx, saved_line = self.interp.ctx, self.interp.ctx.line if self.interp.ctx else 0
         self.interp.ctx = None  # top-level rule calls in a .bzl do not create targets
         self._loading.append(rel)
+        guesses = self.interp.guesses
         try:
-            self.interp.exec_module(tree, rel, g, per_statement=self._eval_error)
+            stop = self.interp.exec_module(tree, rel, g, per_statement=self._eval_error)
         finally:
             self._loading.pop()
             self.interp.ctx = saved_ctx
+            if self.interp.guesses != guesses:  # counts for every later load() of it too
+                self._guessed_modules.add(rel)
             if saved_ctx is not None:
                 saved_ctx.line = saved_line
+        if stop is not None:  # Bazel: "Extension file 'x.bzl' has errors", for every package loading it
+            root = stop.root if isinstance(stop, ExtensionError) else f"{stop.path}:{stop.line}: {stop.message}"
+            self._failed_modules[rel] = root
+            raise ExtensionError(rel, root, line, from_path)
         exported = EvaluatedModule(str(label), {k: v for k, v in g.items() if not k.startswith("_")})
         self._modules[rel] = exported
         return exported
@@ -638,12 +742,15 @@ class GraphAssembler:
             is_test=call.kind.endswith("_test"), meta=meta,
         ))
 
-    def _attribute_labels(self, call: TargetCall) -> list[tuple[str, str]]:
+    def _attribute_labels(self, call: TargetCall, label: str) -> list[tuple[str, str]]:
         """(label text, edge type) of every label the rule's attributes name: values, select()
         keys, label defaults of ``rule()`` attributes and a group's ``includes``; not
         ``visibility``, which Bazel treats apart (it declares no file, see ``_declared_files``)."""
         deps: list[tuple[str, str]] = []
         for attr, value in call.attrs.items():
+            if nested_select(value):  # Bazel refuses the attribute: the rule stays, without it
+                self.report.nested_selects.append(f"{label} ({attr})")
+                continue
             for key in select_keys(value):
                 if key.lstrip("@") != "//conditions:default":  # "@//conditions:default" is the same label for Bazel
                     deps.append((key, IMPLICIT))
@@ -672,7 +779,7 @@ class GraphAssembler:
         """``_attribute_labels`` of a rule, computed once (edges and declared files both read them)."""
         cached = self._labels_of.get(label)
         if cached is None:
-            cached = self._labels_of[label] = self._attribute_labels(self.rules[label])
+            cached = self._labels_of[label] = self._attribute_labels(self.rules[label], label)
         return cached
 
     def _declared_files(self, package: str) -> set[str]:
@@ -705,10 +812,12 @@ class GraphAssembler:
         """Report what Bazel 4.2.3 refuses as "Label '//p:a' is duplicated in the 'deps'
         attribute of rule 'b'" (the package fails; ``bazel query --keep_going`` still answers).
 
-        Bazel compares resolved labels (``:a`` = ``//p:a``) per label-list attribute: within
-        the one value of a plain list, within each branch of a single ``select()`` (branches
-        exclude each other), and across everything of a concatenation such as
-        ``[":a"] + select({...: [":a"]})`` (measured; Bazel's own shortcut is that strict).
+        Bazel compares resolved labels (``:a`` = ``//p:a``) per label-list attribute, as its
+        ``AggregatingAttributeMapper.checkForDuplicateLabels`` does: within each branch of a
+        ``select()`` and within a plain list; and in a concatenation, across its parts, each
+        part counting a label once however many of its branches name it
+        (``[":a"] + select({...: [":a"]})`` fails, ``[":b"] + select({c1: [":a"], c2: [":a"]})``
+        does not: both measured with Bazel 4.2.3).
         """
         call = self.rules[label]
         for attr, value in call.attrs.items():
@@ -717,26 +826,39 @@ class GraphAssembler:
             spec = call.rule.attrs.get(attr) if call.rule is not None and call.rule.attrs else None
             if spec is not None and spec.type != "label_list":
                 continue
-            if isinstance(value, SelectorList) and len(value.parts) == 1:
-                value = value.parts[0]
-            if isinstance(value, Select):
-                groups = [flatten(branch) for branch in value.branches.values()]
-            elif isinstance(value, (SelectorList, list, tuple)):
-                groups = [flatten(value)]
-            else:
+            parts = value.parts if isinstance(value, SelectorList) else [value]
+            if not all(isinstance(part, (Select, list, tuple)) for part in parts):
                 continue  # a single label (or a label-keyed dict): nothing to repeat
-            for group in groups:
-                seen: set[str] = set()
-                for v in group:
-                    text = v.text if isinstance(v, LabelValue) else v
-                    try:
-                        dep = str(self._label(text, package)) if isinstance(text, str) and text else None
-                    except LabelError:
-                        continue
-                    if dep in seen:
-                        self.report.duplicated_labels.setdefault(f"{label} ({attr}: {dep})", None)
-                    elif dep is not None:
-                        seen.add(dep)
+            combined: list[str] = []
+            for part in parts:
+                branches = part.branches.values() if isinstance(part, Select) else [part]
+                part_labels: dict[str, None] = {}
+                for branch in branches:
+                    resolved = self._resolved(flatten(branch), package)
+                    self._report_duplicates(label, attr, resolved)
+                    part_labels.update(dict.fromkeys(resolved))
+                combined.extend(part_labels)
+            if len(parts) > 1:
+                self._report_duplicates(label, attr, combined)
+
+    def _resolved(self, values: list[Any], package: str) -> list[str]:
+        """The canonical labels of an attribute's values (invalid ones and non-strings left out)."""
+        out: list[str] = []
+        for v in values:
+            text = v.text if isinstance(v, LabelValue) else v
+            try:
+                if isinstance(text, str) and text:
+                    out.append(str(self._label(text, package)))
+            except LabelError:
+                continue
+        return out
+
+    def _report_duplicates(self, label: str, attr: str, deps: list[str]) -> None:
+        seen: set[str] = set()
+        for dep in deps:
+            if dep in seen:
+                self.report.duplicated_labels.setdefault(f"{label} ({attr}: {dep})", None)
+            seen.add(dep)
 
     def _add_edges(self, label: str, package: str, package_rules: list[str]) -> None:
         call = self.rules[label]
@@ -781,7 +903,9 @@ class GraphAssembler:
         elif dep.package in self.loader.packages and dep.package != label[2:].rpartition(":")[0] and dep.name not in self._declared_files(dep.package):
             res = self.packages.get(dep.package)
             reason = res.unseen_reason(dep.name) if res is not None else ""
-            if reason:  # rules_kotlin's //kotlin/compiler, rules_js's //:node_modules/x: not a missing file
+            if res is not None and res.failure:
+                pass  # the package stopped on an error (reported): Bazel has no such target either
+            elif reason:  # rules_kotlin's //kotlin/compiler, rules_js's //:node_modules/x: not a missing file
                 self.report.unseen_targets.setdefault(target, (label, reason))
             else:
                 self.report.undeclared_files.setdefault(target, label)
@@ -823,6 +947,18 @@ class GraphAssembler:
 
 
 _TEMPLATE_FIELD = re.compile(r"%\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _load_statements(tree: ast.Module) -> list[tuple[str, int]]:
+    """(label text, line) of a file's top-level ``load()`` statements (the only place Starlark
+    allows them), in order."""
+    out: list[tuple[str, int]] = []
+    for stmt in tree.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "load" and call.args
+                and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+            out.append((call.args[0].value, stmt.lineno))
+    return out
 
 
 def _label_defaults(specs: dict[str, AttrSpec]) -> list[str]:
