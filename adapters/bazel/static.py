@@ -24,6 +24,7 @@ from ctxsel.globs import BAZEL, BAZEL_DIRS, glob_regex
 from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 
 from .labels import BUILD_NAMES, Label, LabelError, looks_like_label, module_info, parse_label, subpackage_crossed, valid_package_name, workspace_name
+from .repo_file import ignored_directories
 from .skylib import skylib_source
 from .starlark import Interpreter, build_dialect_issues, parse, rebound_global
 from .starlark_values import (
@@ -290,6 +291,7 @@ class StaticLoader:
         self.main_repo_name = workspace_name(self.root, self.tracker)
         self.interp.module = module_info(self.root, self.tracker)
         ignored = bazelignore(self.root, self.tracker)
+        repo_ignores = ignored_directories(self.root, self.tracker).ignores  # REPO.bazel (Bazel 7.6+)
         rc = workspace_rc(self.root, self.tracker)
         self.report.missing_rc_imports = rc.missing
         deleted = deleted_packages(self.root, self.tracker, rc)
@@ -309,7 +311,7 @@ class StaticLoader:
                 child = f"{rel}/{entry.name}" if rel else entry.name
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if entry.name in SKIP_DIRS or child in ignored:
+                        if entry.name in SKIP_DIRS or child in ignored or repo_ignores(child):
                             continue
                         subdirs.append(entry.name)
                         stack.append((child, via_link))
@@ -317,7 +319,8 @@ class StaticLoader:
                         files.append(entry.name)
                     elif entry.is_dir():  # a symlink to a directory
                         subdirs.append(entry.name)
-                        if entry.name not in SKIP_DIRS and child not in ignored and self._walk_symlink(child, real_root):
+                        if (entry.name not in SKIP_DIRS and child not in ignored and not repo_ignores(child)
+                                and self._walk_symlink(child, real_root)):
                             if linked < MAX_LINKED_DIRS:
                                 stack.append((child, True))
                             elif not self.report.symlink_budget:
