@@ -70,11 +70,16 @@ TOOL_TIMEOUT = 300.0
 #: project configuration files Nx 24 globs for (its default plugins' ``createNodes`` patterns)
 PROJECT_CONFIG_FILES = ("package.json", "project.json")
 #: bump when the inputs kept in node meta change shape (part of the graph cache key)
-INPUTS_META_FORMAT = 4
+INPUTS_META_FORMAT = 5
 #: the root manifest, whose dependency changes Nx reads over a git range (``root_manifest_touched``)
 ROOT_MANIFEST = "package.json"
 #: lockfiles whose change affects every project (Nx's AUTO_AFFECTED_LOCK_FILES)
 LOCKFILES = ("yarn.lock", "package-lock.json", "pnpm-lock.yaml", "pnpm-lock.yml", "bun.lockb", "bun.lock")
+#: the root ignore files: they filter every change (``ignored_change``), and any change of one
+#: selects every task in ``nx affected`` -- a comment line added too -- while ``nx show
+#: projects --affected`` marks no project (measured with nx 24.0.6, ``--files`` and git ranges;
+#: nested ones, ``libs/.nxignore`` or a project's ``.gitignore``, are ordinary files)
+ROOT_IGNORE_FILES = (".gitignore", ".nxignore")
 #: what nx prints when it could not build the whole project graph (exit code 0 nevertheless)
 GRAPH_FAILURE_MARKERS = ("error occurred while processing the project graph", "Failed to process project graph")
 NX_TOOL_ENV = {
@@ -143,7 +148,8 @@ class NxAdapter(Adapter):
         graph = BuildGraph(self.name, str(self.root))
         file_set = set(ws.files)
         externals: dict[str, set[str]] = {}
-        file_edges = self._file_edges(ws, tracker, externals)
+        origins: dict[str, list[tuple[str, str]]] = {}
+        file_edges = self._file_edges(ws, tracker, externals, origins)
         for project in ws.projects.values():
             targets = sorted(t for t in target_names(project) if target_runnable(project, t, ws.nx_json, ws.projects))
             graph.add_node(Node(
@@ -186,13 +192,17 @@ class NxAdapter(Adapter):
                 graph.add_edge(source, target, kind)
         for source, target in implicit:
             graph.add_edge(source, target, IMPLICIT)
+        for name in ws.projects:
+            graph.node(name).meta["dependency_order"] = nx_dependency_order(
+                [t for s, t in implicit if s == name], origins.get(name, []), set(graph.dependencies(name)))
         return graph
 
-    def _file_edges(self, ws: NxWorkspace, tracker: InputTracker,
-                    externals: dict[str, set[str]] | None = None) -> dict[tuple[str, str], set[str]]:
+    def _file_edges(self, ws: NxWorkspace, tracker: InputTracker, externals: dict[str, set[str]] | None = None,
+                    origins: dict[str, list[tuple[str, str]]] | None = None) -> dict[tuple[str, str], set[str]]:
         """Edges Nx derives from files: package.json dependencies and source imports.
         ``externals`` gains, per project, the npm package names those name that no project is
-        (Nx's edges to ``npm:`` nodes, which the lockfile decides exist: ``NpmPackages.closure``)."""
+        (Nx's edges to ``npm:`` nodes, which the lockfile decides exist: ``NpmPackages.closure``);
+        ``origins``, per project, (file, target) of each edge in the order the file names it."""
         from .nx_resolve import ProjectLocator
         from .nx_workspace import read_jsonc
 
@@ -207,9 +217,11 @@ class NxAdapter(Adapter):
         locator = ProjectLocator(ws.projects, tsconfig, set(ws.files), self.root, tracker)
         edges: dict[tuple[str, str], set[str]] = {}
 
-        def add(source: str, target: str | None, kind: str) -> None:
+        def add(source: str, target: str | None, kind: str, file: str) -> None:
             if target is not None and target != source:
                 edges.setdefault((source, target), set()).add(kind)
+                if origins is not None:
+                    origins.setdefault(source, []).append((file, target))
 
         if config["analyzePackageJson"]:
             for project in ws.projects.values():
@@ -219,7 +231,7 @@ class NxAdapter(Adapter):
                 manifest_path = "package.json" if project.root == "." else f"{project.root}/package.json"
                 for dep, spec in _declared_dependencies(manifest).items():
                     target = locator.project_of_dependency(manifest_path, dep, spec)
-                    add(project.name, target, STATIC)
+                    add(project.name, target, STATIC, manifest_path)
                     if target is None:
                         npm.setdefault(project.name, set()).add(dep)
         if config["analyzeSourceFiles"]:
@@ -242,7 +254,7 @@ class NxAdapter(Adapter):
                         # Nx drops import edges into the root project unless they start there
                         if target is not None and target == root_project and source != root_project:
                             continue
-                        add(source, target, kind)
+                        add(source, target, kind, rel)
             cache.save()
         return edges
 
@@ -400,10 +412,10 @@ class NxAdapter(Adapter):
         """nx.json as it is now (read once per adapter; ``{}`` when absent)."""
         cached = getattr(self, "_nx_json", None)
         if cached is None:
-            from .nx_workspace import read_jsonc
+            from .nx_workspace import read_nx_config
 
             path = self.root / "nx.json"
-            cached = read_jsonc(path, InputTracker(self.root), self.root) if path.is_file() else {}
+            cached = read_nx_config(self.root, "nx.json", InputTracker(self.root)) if path.is_file() else {}
             self._nx_json = cached
         return cached
 
@@ -441,7 +453,7 @@ class NxAdapter(Adapter):
             from ctxsel.files import IgnoreRules
 
             rules = IgnoreRules()
-            for name in (".gitignore", ".nxignore"):
+            for name in ROOT_IGNORE_FILES:
                 try:
                     text = read_text(self.root / name, errors="replace")
                 except OSError:
@@ -483,8 +495,9 @@ class NxAdapter(Adapter):
         ``NX_LEGACY_AFFECTED=true``): a ``*.spec.ts`` outside ``production`` re-runs its
         own project's tests, not its dependents'. Global files (nx.json, lockfiles, the
         root tsconfig -- unless only its ``paths`` changed, which no task hashes), any change
-        of a root tsconfig.json beside tsconfig.base.json (``second_root_tsconfig``) and a
-        deleted project configuration select every test. Npm dependencies that moved -- a
+        of a root tsconfig.json beside tsconfig.base.json (``second_root_tsconfig``) or of a root
+        .gitignore/.nxignore (``ROOT_IGNORE_FILES``) and a deleted project configuration select
+        every test. Npm dependencies that moved -- a
         lockfile, a dependency removed from the root package.json -- select every task not
         pinning its ``externalDependencies``; a root package.json dependency added or changed
         selects the tasks of the project of that name, or moves the locked npm package of that
@@ -515,7 +528,7 @@ class NxAdapter(Adapter):
             selection.check_depends_on(tests, "test")
             selection.check_dependency_inputs(tests, "test")
             if (len(lockfiles) < len(changes.global_files) or any(self.config_gone(p) for p in paths)
-                    or self.second_root_tsconfig() in paths):
+                    or self.second_root_tsconfig() in paths or any(p in ROOT_IGNORE_FILES for p in paths)):
                 return sorted(tests)
             named = self.root_manifest_change(graph, changes)
             always = set(named[0]) if named else set()
@@ -1130,6 +1143,7 @@ class TaskSelection:
             return touched_memo[task]
 
         reached_memo: dict[tuple[str, str], bool] = {}
+        whole: list[dict[tuple[str, str], list[tuple[str, str]]] | None] = []  # built on first need
 
         def below(task: tuple[str, str]) -> list[tuple[str, str]]:
             """The tasks whose outputs ``task`` reads (none without a dependentTasksOutputFiles
@@ -1137,12 +1151,16 @@ class TaskSelection:
             inputs = self.task_inputs(*task)
             if not inputs.dep_outputs:
                 return []
-            direct = self.task_dependencies(task)
+            if not whole:
+                whole.append(self.whole_task_graph(projects, target))
+            graph = whole[0]
+            dependencies = (lambda t: graph.get(t, [])) if graph is not None else self.task_dependencies
+            direct = dependencies(task)
             seen = set(direct)
             if inputs.transitive_outputs:
                 stack = list(direct)
                 while stack:
-                    for more in self.task_dependencies(stack.pop()):
+                    for more in dependencies(stack.pop()):
                         if more not in seen:
                             seen.add(more)
                             stack.append(more)
@@ -1191,11 +1209,39 @@ class TaskSelection:
             return []
         from .nx_workspace import match_projects
 
+        return task_dependencies(depends_on, project, self.graph.dependencies, self.has_target,
+                                 lambda patterns: match_projects(patterns, self.matchable), self.target_names())
+
+    def has_target(self, project: str, target: str) -> bool:
+        return project in self.graph and target in (self.graph.node(project).meta.get("targets") or ())
+
+    def target_names(self) -> list[str]:
         if self._target_names is None:
             self._target_names = sorted({t for n in self.graph.nodes() for t in n.meta.get("targets") or ()})
-        return task_dependencies(depends_on, project, self.graph.dependencies,
-                                 lambda p, t: p in self.graph and t in (self.graph.node(p).meta.get("targets") or ()),
-                                 lambda patterns: match_projects(patterns, self.matchable), self._target_names)
+        return self._target_names
+
+    def whole_task_graph(self, projects: list[str], target: str) -> dict[tuple[str, str], list[tuple[str, str]]] | None:
+        """Nx's one task graph of ``target`` over ``projects`` with dummies on a marked cycle path
+        removed (``nx_task_graph``), or None when it equals each task's own ``task_dependencies``.
+        Built in Nx's orders: project graph nodes (``nx_node_order``) and each project's
+        dependencies (``dependency_order``)."""
+        from .nx_workspace import depends_on_configs, match_projects, nx_node_order, nx_task_graph
+
+        order = nx_node_order({p: self.root_of(p) for p in projects})
+
+        def configs(project: str, name: str) -> list[tuple[bool, str, list[str]]]:
+            depends_on = (self.graph.node(project).meta.get("depends_on") or {}).get(name)
+            return depends_on_configs(depends_on, project, self.has_target,
+                                      lambda patterns: match_projects(patterns, self.matchable), self.target_names())
+
+        return nx_task_graph(order, target, configs, self.dependency_order, self.has_target)
+
+    def dependency_order(self, project: str) -> list[str]:
+        """``project``'s dependencies in the order of Nx's project graph (``dependency_order`` meta:
+        edges without a source file -- implicit ones -- first, then those from files); sorted
+        for a graph that does not record it."""
+        recorded = self.graph.node(project).meta.get("dependency_order")
+        return [d for d in recorded if d in self.graph] if isinstance(recorded, list) else self.graph.dependencies(project)
 
     def root_of(self, project: str) -> str:
         return str(self.graph.node(project).meta.get("root") or ".")
@@ -1388,7 +1434,21 @@ def graph_from_nx_json(data: dict[str, Any], adapter: str, root: str) -> BuildGr
             target = dep.get("target")
             if source in graph and target in graph and source != target:
                 graph.add_edge(source, target, str(dep.get("type") or STATIC))
+                order = graph.node(source).meta.setdefault("dependency_order", [])
+                if target not in order:
+                    order.append(target)
     return graph
+
+
+def nx_dependency_order(implicit: list[str], origins: list[tuple[str, str]], kept: set[str]) -> list[str]:
+    """A project's dependencies in the order of Nx 24's project graph, which its task graph
+    follows: ``getUpdatedProjectGraph`` lists the edges added without a source file (implicit
+    dependencies) first, then those of each file the project owns in file order (a package.json
+    in ``readDeps`` order: optional, peer, dev, then dependencies), each target once; ``kept``:
+    the edges the graph has (an ``!`` implicit dependency removes one)."""
+    by_file = sorted(range(len(origins)), key=lambda i: origins[i][0])  # stable: a file's own order kept
+    ordered = [*implicit, *(origins[i][1] for i in by_file)]
+    return [d for d in dict.fromkeys(ordered) if d in kept]
 
 
 def _inputs_meta(inputs: dict[str, Any], named: Any, depends_on: dict[str, Any]) -> dict[str, Any]:

@@ -299,13 +299,41 @@ def manifest_tags(manifest: dict[str, Any]) -> list[str]:
     return tags + _string_list(nx.get("tags"))
 
 
+def read_nx_config(root: Path, rel: str, tracker: InputTracker) -> dict[str, Any]:
+    """nx.json or a project.json as Nx 24 reads it (measured with nx 24.0.6): a BOM, a syntax
+    error, an empty file or ``null`` fail every command; another value that is no object
+    (``[]``, ``5``, ``"x"``) is an empty configuration (for a project.json: a project named after
+    its directory). A project.json's fields are checked by ``check_config_shapes``; nx.json's
+    ``plugins`` must be a list or null ("pluginConfigurations.map is not a function")."""
+    refuse_bom(root, rel, tracker)
+    text = tracker.read_text(root / rel)
+    try:
+        data = json.loads(_strip_jsonc(text))
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"invalid JSON: {exc.msg}", Location(rel, exc.lineno)) from None
+    if data is None:
+        raise ParseError("null is no configuration (Nx fails on it)", Location(rel, 1))
+    if not isinstance(data, dict):
+        return {}
+    if rel == "nx.json":
+        if data.get("plugins") is not None and not isinstance(data["plugins"], list):
+            raise ParseError(f"plugins: {json.dumps(data['plugins'])} is no list (Nx fails on it: "
+                             "'pluginConfigurations.map is not a function')",
+                             Location(rel, _first_line_with(text, '"plugins"') or 1))
+    else:
+        check_config_shapes(rel, text, data, ("tags", "implicitDependencies"))
+    return data
+
+
 def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
     """All projects of the Nx workspace at ``root``."""
     from .workspace import read_json
 
-    nx_json = read_jsonc(root / "nx.json", tracker, root) if tracker.exists(root / "nx.json") else {}
+    nx_json = read_nx_config(root, "nx.json", tracker) if tracker.exists(root / "nx.json") else {}
     files = list_files(root, tracker)
     file_set = set(files)
+    if "package.json" in file_set:
+        refuse_bom(root, "package.json", tracker)
     root_manifest = read_json(root / "package.json", tracker) if "package.json" in file_set else None
 
     in_globs: set[str] = set()
@@ -324,7 +352,7 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
     project_jsons: dict[str, tuple[str, dict[str, Any]]] = {}
     for f in files:
         if f == "project.json" or f.endswith("/project.json"):
-            config = read_jsonc(root / f, tracker, root)
+            config = read_nx_config(root, f, tracker)
             proj_root = str(config.get("root") or (f.rsplit("/", 1)[0] if "/" in f else ".")).strip("/") or "."
             project_jsons[proj_root] = (f, config)
     # the project.json in each directory, whatever root it names (Nx's ``siblingProjectJson``)
@@ -335,8 +363,13 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
         proj_root = f.rsplit("/", 1)[0] if "/" in f else "."
         if proj_root not in in_globs and proj_root not in project_jsons:
             continue
+        if f != "package.json":
+            refuse_bom(root, f, tracker)
         manifest = root_manifest if f == "package.json" else read_json(root / f, tracker)
         nx = manifest.get("nx") if isinstance(manifest.get("nx"), dict) else {}
+        text = tracker.read_text(root / f)
+        check_config_shapes(f, text, {"name": manifest.get("name")}, ())
+        check_config_shapes(f, text, nx, ("implicitDependencies",), within="nx")
         if proj_root == "." and not _js_truthy(manifest.get("name")) and not _js_truthy(nx.get("name")):
             raise ParseError(
                 "Nx requires the root package.json to specify a name if it is being used as an Nx project",
@@ -418,6 +451,55 @@ def _first_line_with(text: str, needle: str) -> int | None:
     """1-based line of the first occurrence of ``needle`` (for error locations)."""
     at = text.find(needle)
     return text.count("\n", 0, at) + 1 if at >= 0 else None
+
+
+def refuse_bom(root: Path, rel: str, tracker: InputTracker) -> None:
+    """Nx 24 parses nx.json, project.json and the projects' package.json with a JSON parser that
+    takes no byte order mark (measured with nx 24.0.6: "InvalidSymbol in <file> at 1:1", every
+    command fails), so ctxsel refuses one too where other tools would read past it."""
+    if tracker.read_text(root / rel).startswith("\ufeff"):
+        raise ParseError("starts with a byte order mark, which Nx cannot parse ('InvalidSymbol at 1:1')",
+                         Location(rel, 1), hint="save the file as UTF-8 without a BOM")
+
+
+def _js_entries(value: Any) -> list[Any]:
+    """The values JavaScript's ``Object.entries`` gives: a string's characters, a list's items,
+    an object's values, nothing for numbers, booleans and null."""
+    if isinstance(value, str):
+        return list(value)
+    if isinstance(value, list):
+        return value
+    return list(value.values()) if isinstance(value, dict) else []
+
+
+def check_config_shapes(rel: str, text: str, config: dict[str, Any], fields: tuple[str, ...], within: str = "") -> None:
+    """Refuse (exit 2, naming ``rel`` and the field's line) the project configuration values
+    on which Nx 24's project graph fails, measured with nx 24.0.6 (every command fails then):
+    - a ``name`` that is no string (number, boolean, object: "Failed to convert JavaScript value
+      ... into rust type `String`"); null is no name;
+    - ``targets`` whose entries (``Object.entries``: a string's characters too) are not objects:
+      ``"targets": "build"``, ``[1]``, ``{"test": "echo"}`` ("Cannot use 'in' operator");
+      a number, ``true``, ``[]`` or a null target are taken;
+    - in ``fields``, each that is set (not null) but no list (``tags``, ``implicitDependencies``:
+      "forEach is not a function").
+    ``within``: the key ``config`` is the value of (package.json's ``"nx"``), for the line.
+    """
+    start = max(text.find(f'"{within}"'), 0) if within else 0
+
+    def refuse(key: str, what: str) -> None:
+        line = _first_line_with(text[start:], f'"{key}"')
+        raise ParseError(f"{key}: {what}, which Nx cannot read (its project graph fails on it)",
+                         Location(rel, line + text.count("\n", 0, start) if line else 1))
+
+    name = config.get("name")
+    if name is not None and not isinstance(name, str):
+        refuse("name", f"{json.dumps(name)} is no string")
+    for value in _js_entries(config.get("targets")):
+        if value is not None and not isinstance(value, (dict, list)):
+            refuse("targets", f"a target {json.dumps(value)} is no object")
+    for key in fields:
+        if config.get(key) is not None and not isinstance(config[key], list):
+            refuse(key, f"{json.dumps(config[key])} is no list")
 
 
 def project_kind(project: NxProject, files: set[str]) -> str:
@@ -783,12 +865,23 @@ def _default_replaced(spec: Any, config: dict[str, Any]) -> bool:
     return bool(own) and bool(default) and own != default
 
 
+def filter_projects(value: Any) -> list[Any]:
+    """A targetDefaults entry's truthy ``filter.projects`` as Nx 24 reads it, ``[...filter.projects]``:
+    a list as it is, a string as its characters (measured with nx 24.0.6: ``"p1"`` applies to
+    projects named ``p`` or ``1``, not to ``p1``); a number, ``true`` or an object fail every
+    command ("filter.projects is not iterable"), so ctxsel exits 2. A falsy one (``""``) is no filter."""
+    if isinstance(value, (list, str)):
+        return list(value)
+    raise ParseError(f"targetDefaults filter.projects {json.dumps(value)} is not iterable (Nx fails on it too)",
+                     Location("nx.json"), hint='write a list of project patterns, e.g. "projects": ["p1"]')
+
+
 def _filter_matches(flt: Any, executor: str | None, project: NxProject, projects: dict[str, NxProject],
                     source_plugin: str | None = None) -> bool:
     if not isinstance(flt, dict):
         return True
-    if flt.get("projects") is not None:
-        wanted = flt["projects"] if isinstance(flt["projects"], list) else [flt["projects"]]
+    if _js_truthy(flt.get("projects")):
+        wanted = filter_projects(flt["projects"])
         if project.name not in match_projects([str(p) for p in wanted], projects):
             return False
     if flt.get("plugin") and flt["plugin"] != source_plugin:
@@ -922,23 +1015,11 @@ def _fill_options(output: str, options: dict[str, Any]) -> str:
 _DUMMY = "\0dummy"
 
 
-def task_dependencies(depends_on: Any, project: str, dependencies_of: Callable[[str], list[str]],
-                      has_target: Callable[[str, str], bool],
-                      matching: Callable[[list[str]], list[str]] = lambda patterns: patterns,
-                      target_names: Iterable[str] = ()) -> list[tuple[str, str]]:
-    """(project, target) of the tasks a task ``dependsOn``: ``"build"`` is the project's own,
-    ``"^build"`` each direct dependency's, ``"lib:build"`` lib's, objects with ``target`` and
-    ``dependencies``/``projects`` (project patterns, which ``matching`` resolves: names, globs,
-    ``tag:``). A target glob (``"^build*"``) stands for every target name in the workspace
-    (``target_names``) it matches (Nx's ``expandWildcardTargetConfiguration``).
-
-    A dependency without the target is looked through, as Nx's ``createTaskGraph`` does: it
-    stands in a dummy task that applies every ``dependsOn`` entry of the task again, the
-    ``^`` ones to *that* project's dependencies, so ``^build`` reaches the nearest projects
-    below that have ``build`` (measured: ``e2e -> docs (no build) -> core``, ``e2e:test``
-    depends on ``core:build``). Dummies then give way to the real tasks below them; a dummy
-    on a cycle Nx's ``findCycles`` reports gives nothing (``getNonDummyDeps``).
-    """
+def depends_on_configs(depends_on: Any, project: str, has_target: Callable[[str, str], bool],
+                       matching: Callable[[list[str]], list[str]] = lambda patterns: patterns,
+                       target_names: Iterable[str] = ()) -> list[tuple[bool, str, list[str]]]:
+    """A task's ``dependsOn`` read as Nx's ``getDependencyConfigs``, in order: (from the
+    dependencies of the project it derives from, target, fixed projects) per entry."""
     configs: list[tuple[bool, str, list[str]]] = []  # (from dependencies, target, fixed projects)
     for entry in depends_on if isinstance(depends_on, list) else []:
         if isinstance(entry, str):
@@ -963,6 +1044,27 @@ def task_dependencies(depends_on: Any, project: str, dependencies_of: Callable[[
             configs += [(upstream, t, candidates) for t in dict.fromkeys(target_names) if _minimatch(name, t)]
         else:
             configs.append((upstream, name, candidates))
+    return configs
+
+
+def task_dependencies(depends_on: Any, project: str, dependencies_of: Callable[[str], list[str]],
+                      has_target: Callable[[str, str], bool],
+                      matching: Callable[[list[str]], list[str]] = lambda patterns: patterns,
+                      target_names: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """(project, target) of the tasks a task ``dependsOn``: ``"build"`` is the project's own,
+    ``"^build"`` each direct dependency's, ``"lib:build"`` lib's, objects with ``target`` and
+    ``dependencies``/``projects`` (project patterns, which ``matching`` resolves: names, globs,
+    ``tag:``). A target glob (``"^build*"``) stands for every target name in the workspace
+    (``target_names``) it matches (Nx's ``expandWildcardTargetConfiguration``).
+
+    A dependency without the target is looked through, as Nx's ``createTaskGraph`` does: it
+    stands in a dummy task that applies every ``dependsOn`` entry of the task again, the
+    ``^`` ones to *that* project's dependencies, so ``^build`` reaches the nearest projects
+    below that have ``build`` (measured: ``e2e -> docs (no build) -> core``, ``e2e:test``
+    depends on ``core:build``). Dummies then give way to the real tasks below them; a dummy
+    on a cycle Nx's ``findCycles`` reports gives nothing (``getNonDummyDeps``).
+    """
+    configs = depends_on_configs(depends_on, project, has_target, matching, target_names)
     Edge = tuple[str, str, str]  # (kind, project, target): kind "" for a real task
     root: Edge = ("\0root", project, "")
     edges: dict[Edge, list[Edge]] = {root: []}
@@ -1040,6 +1142,109 @@ def _find_cycles(edges: dict[Any, list[Any]]) -> set[Any]:
 
 
 _NO_EDGE = object()
+
+
+def _utf16(text: str) -> bytes:
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def nx_node_order(roots: dict[str, str]) -> list[str]:
+    """Project names (name -> root) in the order of Nx 24's project graph nodes, which its task
+    graph visits: ``normalizeProjectNodes`` sorts the names (JavaScript's default sort, by UTF-16
+    code units), then by root length, longest first. Its comparator answers "after" for equal
+    lengths both ways, but V8's TimSort only asks "before?", so equal lengths keep name order
+    (measured with nx 24.0.6: ``packages/0h packages/b tools/x/d apps/a0 libs/c apps/e zz/f aa/g``)."""
+    names = sorted(roots, key=_utf16)
+    return sorted(names, key=lambda name: -(len(_utf16(roots[name])) // 2))
+
+
+def nx_task_graph(candidates: list[str], target: str, configs_of: Callable[[str, str], list[tuple[bool, str, list[str]]]],
+                  dependencies_of: Callable[[str], list[str]],
+                  has_target: Callable[[str, str], bool]) -> dict[tuple[str, str], list[tuple[str, str]]] | None:
+    """Nx 24's one task graph for ``target`` over ``candidates`` (``createTaskGraph`` as
+    ``nx affected`` builds it: every project having the target, in project graph order), after
+    ``filterDummyTasks``: each real task -> the real tasks it depends on. None when no dummy task
+    lies on a path ``findCycles`` marks; then each task's dependencies are what
+    ``task_dependencies`` gives it alone.
+
+    Why one graph: ``findCycles`` marks the whole depth-first path that led it to a cycle, from
+    the first task it starts at, sharing one visited set across the graph. A dummy on such a path
+    gives its task nothing below it (session 21's seed 248: ``p2:test -> dummy(p3) -> p0:build ->
+    dummy(p3) -> p0:build`` costs ``p2:test`` the ``p5:build`` its transitive
+    ``dependentTasksOutputFiles`` read), which only this order of task creation reproduces:
+    candidates first, then each one depth first, a ``^`` dependency's edge before its task is
+    processed, a same-project or ``projects`` dependency's task processed before its edge.
+    ``dependencies_of`` must give Nx's order of each project's dependencies.
+    """
+    Key = tuple[str, ...]  # ("", project, target) or (_DUMMY, project, from project, from target, target)
+    deps: dict[Key, list[Key]] = {("", c, target): [] for c in candidates}
+    seen: set[tuple[Key, str]] = set()
+    Step = tuple[Key, tuple[str, str], str]
+
+    def process(key: Key, origin: tuple[str, str], derive: str) -> Iterator[Step]:
+        """``ProcessTasks.processTask``: yields each task to process before going on."""
+        if (key, derive) in seen:
+            return
+        seen.add((key, derive))
+        for upstream, name, fixed in configs_of(*origin):
+            if not upstream:
+                for project in fixed:
+                    if not has_target(project, name):
+                        continue
+                    real = ("", project, name)
+                    if real not in deps:
+                        deps[real] = []
+                        yield real, (project, name), project
+                    if real != key:
+                        deps[key].append(real)
+                continue
+            for dep in dependencies_of(derive):
+                if has_target(dep, name):
+                    real = ("", dep, name)
+                    if real != key:
+                        deps[key].append(real)
+                    if real not in deps:
+                        deps[real] = []
+                        yield real, (dep, name), dep
+                else:
+                    dummy = (_DUMMY, dep, origin[0], origin[1], name)
+                    deps[key].append(dummy)
+                    deps.setdefault(dummy, [])
+                    yield dummy, origin, dep
+
+    for candidate in candidates:  # depth first, iteratively (long chains must not overflow)
+        stack = [process(("", candidate, target), (candidate, target), candidate)]
+        while stack:
+            step = next(stack[-1], None)
+            if step is None:
+                stack.pop()
+            else:
+                stack.append(process(*step))
+    cycles = _find_cycles(deps)
+    if not any(key[0] == _DUMMY for key in cycles):
+        return None
+    graph: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for key, edges in deps.items():
+        if key[0] == _DUMMY:
+            continue
+        found: list[tuple[str, str]] = []
+        for edge in edges:  # getNonDummyDeps, one seen set per edge
+            visited: set[Key] = {key}
+            pending = [iter([edge])]
+            while pending:
+                current = next(pending[-1], None)
+                if current is None:
+                    pending.pop()
+                elif current in visited:
+                    continue
+                elif current[0] != _DUMMY:
+                    found.append((current[1], current[2]))
+                else:
+                    visited.add(current)
+                    if current not in cycles:
+                        pending.append(iter(deps[current]))
+        graph[(key[1], key[2])] = list(dict.fromkeys(found))
+    return graph
 
 
 @dataclass(frozen=True)
