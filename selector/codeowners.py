@@ -28,7 +28,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Pattern, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Pattern, Sequence
 
 from .errors import Location, UserError
 from .globs import GITHUB_CODEOWNERS, glob_regex
@@ -576,14 +576,19 @@ class OwnersReport:
         return body
 
 
-def owners_report(rules: CodeOwners, paths: Sequence[str], unowned_under: str | None = None) -> OwnersReport:
-    """Owners of each repo-relative path, and the unowned files below ``unowned_under`` when given."""
+def owners_report(rules: CodeOwners, paths: Sequence[str], unowned_under: str | None = None,
+                  directories: Collection[str] = ()) -> OwnersReport:
+    """Owners of each repo-relative path, and the unowned files below ``unowned_under`` when given.
+
+    A path in ``directories`` is matched as ``path/``, as a directory: the ``codeowners``
+    package answers ``of("core/")`` for ``/core/ @x``, where ``core`` would be a file."""
     owners: dict[str, list[str]] = {}
     deciding: dict[str, list[Rule]] = {}
     for p in paths:
         key = normalize_path(p)
-        deciding[key] = rules.deciding_rules(key)
-        owners[key] = rules.owners_of(key)
+        asked = key + "/" if p in directories and not key.endswith("/") else key
+        deciding[key] = rules.deciding_rules(asked)
+        owners[key] = rules.owners_of(asked)
     unowned = None
     if unowned_under is not None:
         assert rules.root is not None

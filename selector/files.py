@@ -64,17 +64,18 @@ class FileSettings:
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "FileSettings":
-        from .repoconfig import section
+        from .repoconfig import config_file, config_key, section
 
+        where = Location(config_file(config))
         sel = section(config, "select")
         max_bytes = sel.get("max_file_bytes", DEFAULT_MAX_BYTES)
         if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes <= 0:
-            raise ParseError("select.max_file_bytes must be a positive integer", Location(".ctxsel.toml"))
+            raise ParseError(f"{config_key(config, 'select.max_file_bytes')} must be a positive integer", where)
         ignore = sel.get("ignore", [])
         if not isinstance(ignore, list) or not all(isinstance(i, str) for i in ignore):
-            raise ParseError("select.ignore must be a list of strings", Location(".ctxsel.toml"))
+            raise ParseError(f"{config_key(config, 'select.ignore')} must be a list of strings", where)
         return cls(max_bytes=max_bytes, ignore=tuple(ignore),
-                   secrets=SecretRules.from_config(section(config, "secrets")))
+                   secrets=SecretRules.from_config(section(config, "secrets"), config_file(config)))
 
 
 @dataclass(frozen=True)

@@ -89,11 +89,12 @@ class RankingConfig:
         return RankingConfig(**values)
 
     @classmethod
-    def resolve(cls, config_table: Mapping[str, Any] | None = None, weights_json: str | None = None) -> "RankingConfig":
-        """Defaults, then ``[ranking]`` from the repo config, then CTXSEL_WEIGHTS, then --weights."""
+    def resolve(cls, config_table: Mapping[str, Any] | None = None, weights_json: str | None = None,
+                where: str = "[ranking] in .ctxsel.toml") -> "RankingConfig":
+        """Defaults, then ``[ranking]`` from the repo config (``where``), then CTXSEL_WEIGHTS, then --weights."""
         cfg = cls()
         if config_table:
-            cfg = cfg.updated(config_table, "[ranking] in .ctxsel.toml")
+            cfg = cfg.updated(config_table, where)
         for source, text in (("CTXSEL_WEIGHTS", os.environ.get("CTXSEL_WEIGHTS")), ("--weights", weights_json)):
             if text:
                 try:

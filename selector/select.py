@@ -112,14 +112,15 @@ def select(
     ws, root, warnings = open_workspace(repo, workspace_options or {})
     timings["workspace"] = time.perf_counter() - t0
 
-    from .repoconfig import load_repo_config, section
+    from .repoconfig import config_file, config_key, load_repo_config, section
 
     config = load_repo_config(root)
     file_settings = FileSettings.from_config(config)
-    ranking = RankingConfig.resolve(section(config, "ranking"), request.weights)
+    ranking = RankingConfig.resolve(section(config, "ranking"), request.weights,
+                                    f"[{config_key(config, 'ranking')}] in {config_file(config)}")
     scope_mode = request.scope or section(config, "select").get("scope", DEFAULT_SCOPE)
     if scope_mode not in SCOPES:
-        where = "--scope" if request.scope else "[select] scope in .ctxsel.toml:"
+        where = "--scope" if request.scope else f"[{config_key(config, 'select')}] scope in {config_file(config)}:"
         raise UserError(f"unknown {where} {scope_mode!r} (choose {', '.join(SCOPES)})")
 
     t = time.perf_counter()
@@ -211,9 +212,13 @@ def select(
 
 def chunk_settings_from(config: dict[str, Any]) -> ChunkSettings:
     """``[select] chunk_tokens`` (or ``CTXSEL_CHUNK_TOKENS``, for benchmark sweeps): the chunk size limit."""
-    from .repoconfig import section
+    from .repoconfig import config_file, config_key, section
 
-    value = os.environ.get("CTXSEL_CHUNK_TOKENS") or section(config, "select").get("chunk_tokens")
+    value = os.environ.get("CTXSEL_CHUNK_TOKENS")
+    where = "CTXSEL_CHUNK_TOKENS"
+    if not value:
+        value = section(config, "select").get("chunk_tokens")
+        where = f"{config_file(config)}: {config_key(config, 'select.chunk_tokens')}"
     if value is None:
         return ChunkSettings()
     try:
@@ -221,7 +226,7 @@ def chunk_settings_from(config: dict[str, Any]) -> ChunkSettings:
     except (TypeError, ValueError, OverflowError):  # OverflowError: chunk_tokens = inf (1e400)
         tokens = 0
     if tokens < 50:
-        raise UserError(f"chunk_tokens must be an integer of at least 50, not {value!r}")
+        raise UserError(f"{where} must be an integer of at least 50, not {value!r}")
     return ChunkSettings.for_limit(tokens)
 
 

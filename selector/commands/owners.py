@@ -93,8 +93,11 @@ def owners_question(opts: GlobalOptions, paths: List[str], unowned: Optional[str
     rules = load_for(repo_root(opts), codeowners, syntax)
     assert rules.root is not None
     rel = [repo_relative(p, rules.root) for p in paths]
+    # a directory is asked as ``dir/``: rules like ``/core/`` match only below a directory, so
+    # ``core`` asked as a file came back unowned though every file in it is owned
+    directories = {r for p, r in zip(paths, rel) if r and (p.endswith(("/", os.sep)) or (rules.root / r).is_dir())}
     under = repo_relative(unowned, rules.root) if unowned is not None else None
-    return owners_report(rules, rel, under)
+    return owners_report(rules, rel, under, directories)
 
 
 @app.command("owners")
