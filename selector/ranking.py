@@ -247,7 +247,8 @@ def rank_files(counts: Mapping[str, float], reason: str) -> list[tuple[str, floa
         while j < len(ordered) and ordered[j][1] == ordered[i][1]:
             j += 1
         rank = (i + 1 + j) / 2  # mean of ranks i+1 .. j
-        out.extend((p, rank, reason.format(value=_fmt(v))) for p, v in ordered[i:j])
+        # ``{s}``: the plural ending, for reasons counting things ("in 1 commit", "in 12 commits")
+        out.extend((p, rank, reason.format(value=_fmt(v), s="" if v == 1 else "s")) for p, v in ordered[i:j])
         i = j
     return out
 

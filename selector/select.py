@@ -464,7 +464,7 @@ def _history(fusion: Fusion, index: ChunkIndex, root: Path, seeds: list[str], ca
             counts[path] = counts.get(path, 0) + n
     if not counts:
         return
-    fusion.add_files(cfg.cochange, rank_files(counts, "changes with seed in {value} commits"))
+    fusion.add_files(cfg.cochange, rank_files(counts, "changes with seed in {value} commit{s}"))
     if cfg.cochange_confidence > 0:
         # ranks alone hide how strong the evidence is: a file in 60 of the seed's 300 commits
         # and one in 1 of 2 can both rank first; a rule that held often and reliably gets its own list

@@ -12,6 +12,7 @@ import typer
 from ..cli import GlobalOptions, app
 from ..errors import UserError
 from ..render import lines, quote_path, to_json
+from . import changes as chg
 from .graph_queries import _emit_warnings
 
 SELECT_FORMATS = ("markdown", "json", "paths")
@@ -51,11 +52,11 @@ def select_command(
     query: str = typer.Argument("", help="What the change is about (empty: built from the seeds and the change)."),
     targets: Optional[List[str]] = typer.Argument(None, help="Changed targets/packages/files (their nodes count as changed)."),
     seed: Optional[List[str]] = typer.Option(None, "--seed", help="A file you are working on (repeatable); its nodes count as changed."),
-    since: Optional[str] = typer.Option(None, "--since", help="Changed: merge-base of REF vs the working tree."),
-    base: Optional[str] = typer.Option(None, "--base", help="Changed: merge-base(BASE, HEAD-or---head)..head."),
-    head: Optional[str] = typer.Option(None, "--head", help="With --base: the head commit."),
-    staged: bool = typer.Option(False, "--staged", help="Changed: the staged files."),
-    files: Optional[List[str]] = typer.Option(None, "--files", help="Changed: these files (repeatable)."),
+    since: Optional[str] = chg.SINCE,
+    base: Optional[str] = chg.BASE,
+    head: Optional[str] = chg.HEAD,
+    staged: bool = chg.STAGED,
+    files: Optional[List[str]] = chg.FILES,
     owner: Optional[List[str]] = typer.Option(None, "--owner", help="Only files this CODEOWNERS owner owns (repeatable)."),
     budget: int = typer.Option(8000, "--budget", min=1, help="Hard token budget of the output."),
     scope: Optional[str] = typer.Option(None, "--scope", help="graph, blast-radius or repo (default: [select] scope in .ctxsel.toml, else repo)."),
