@@ -127,6 +127,18 @@ def _register() -> None:
     from .commands import select  # noqa: F401  select, index (context selection)
 
 
+def _require_working_directory() -> None:
+    """A ``UserError`` when the shell's directory was deleted under it (a checkout or
+    ``git worktree remove`` took it away): workspace discovery, ``--files``, a relative
+    ``--repo`` and ``GIT_DIR`` all start from it, and each died with "internal error:
+    FileNotFoundError". git refuses the same way ("Unable to read current working directory")."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        raise UserError("the current directory no longer exists (deleted or moved)",
+                        hint="cd into the repository again") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors exit 2 with a short message, internal errors exit 1."""
     # typer vendors click in some versions; find its exception classes through typer's
@@ -137,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in args or os.environ.get("CTXSEL_DEBUG") == "1"
     command = typer.main.get_command(app)
     try:
+        _require_working_directory()
         rv = command.main(args=args, prog_name="ctxsel", standalone_mode=False)
         return rv if isinstance(rv, int) else 0
     except UserError as exc:

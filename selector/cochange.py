@@ -18,7 +18,7 @@ from . import safepickle
 from .cache import CACHE_DIR
 
 GIT_LOG_TIMEOUT = 10.0
-CACHE_VERSION = 4  # part of the cache key: bump when the counting changes
+CACHE_VERSION = 5  # part of the cache key: bump when the counting changes (5: non-ASCII paths unquoted)
 MAX_LINES_PER_FILE = 2000  # remembered lines per co-changed file: bounds the cache, not the answer's quality
 T = TypeVar("T")
 
@@ -57,21 +57,25 @@ def _cached(root: Path, key: str, compute: Callable[[], T | None], empty: T, hea
 
 
 def _cache_file(root: Path, head: str, key: str) -> Path:
-    digest = hashlib.sha1(f"{CACHE_VERSION}\0{head}\0{key}".encode()).hexdigest()
+    digest = hashlib.sha1(f"{CACHE_VERSION}\0{head}\0{key}".encode("utf-8", "surrogateescape")).hexdigest()
     return root / CACHE_DIR / "index" / f"cochange-{digest[:20]}.pickle"
 
 
 def _git(root: Path, args: list[str], what: str, warnings: list[str] | None, stdin: bytes | None = None,
          timeout: float = GIT_LOG_TIMEOUT) -> str | None:
     try:
-        proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=timeout, input=stdin)
+        # quotepath off: git's default prints a non-ASCII path as "\\303\\274..." in quotes, which then
+        # matched no seed (0 commits for ünï.py) and came back as a co-changed file that does not exist
+        proc = subprocess.run(["git", "-C", str(root), "-c", "core.quotepath=off", *args], capture_output=True,
+                              timeout=timeout, input=stdin)
     except subprocess.TimeoutExpired:
         if warnings is not None:
             warnings.append(f"git log for {what} timed out after {timeout:.0f}s; history not used")
         return None
     except OSError:
         return None
-    return proc.stdout.decode("utf-8", errors="replace") if proc.returncode == 0 else None
+    # surrogateescape: a name that is not UTF-8 stays the name on disk (as changes.PATH_ERRORS)
+    return proc.stdout.decode("utf-8", errors="surrogateescape") if proc.returncode == 0 else None
 
 
 _LOG = ["log", "--full-diff", "--no-merges", "--no-renames", "--relative", "--format=%x00%H", "--name-only"]
@@ -140,7 +144,8 @@ def _commits_with_many(root: Path, paths: list[str], commits: int, max_files: in
     todo = [p for p in paths if (str(root), head, p, commits, max_files) not in _HISTORY and not _NOT_LITERAL & set(p)]
     if len(todo) > 1 and _linear(root):
         out = _git(root, [*_LOG, "--stdin"], "co-change history of the seeds", None,
-                   stdin=("--\n" + "\n".join(todo) + "\n").encode(), timeout=GIT_LOG_TIMEOUT * len(todo))
+                   stdin=("--\n" + "\n".join(todo) + "\n").encode("utf-8", "surrogateescape"),
+                   timeout=GIT_LOG_TIMEOUT * len(todo))
         if out is not None:
             wanted = set(todo)
             matched = dict.fromkeys(todo, 0)

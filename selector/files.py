@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import Location, ParseError
+from .errors import Location, ParseError, UserError
 from .globs import GIT, glob_regex, literal_runs
 from .paths import inside_root  # noqa: F401  (select imports it from here)
 from .secrets import SecretRules
@@ -369,6 +369,7 @@ def list_repo_files(root: Path, settings: FileSettings | None = None) -> Listing
     """
     settings = settings or FileSettings()
     root = root.resolve()
+    refuse_git_directory(root)
     extra = IgnoreRules(list(settings.ignore) + _read_ignore_file(root / ".ctxselignore"))
     candidates = _git_files(root)
     if candidates is None:
@@ -436,6 +437,27 @@ def _git_files(root: Path) -> list[str] | None:
     return [p for p in out.split("\0") if p]
 
 
+def refuse_git_directory(root: Path) -> None:
+    """A ``UserError`` when ``root`` is git's own directory (a bare repository, a ``.git``) or lies in one.
+
+    Such a directory has no work tree: ``git ls-files -co`` refuses it ("this operation must be
+    run in a work tree"), and the walk that replaced it indexed git's internals instead, the
+    ``config`` among them, which holds what ``actions/checkout`` persists
+    (``http.extraheader = AUTHORIZATION: basic <token>``) and remote URLs with passwords.
+    A directory is git's when it is named ``.git`` or holds ``HEAD``, ``objects/`` and
+    ``refs/`` (git's own test, ``is_git_directory``); the search stops at the first
+    directory that has a ``.git``, the top of a work tree.
+    """
+    for d in (root, *root.parents):
+        if (d / ".git").exists():
+            return
+        if d.name == ".git" or ((d / "HEAD").is_file() and (d / "objects").is_dir() and (d / "refs").is_dir()):
+            where = f"{root} is a git directory" if d == root else f"{root} lies in the git directory {d}"
+            hint = (f"pass its work tree: --repo {d.parent}" if d.name == ".git"
+                    else f"select from a clone: git clone {d} DIR")
+            raise UserError(f"{where} (no work tree): its files are git's, not sources", hint=hint)
+
+
 def _inside_git(root: Path) -> bool:
     for d in (root, *root.parents):
         if (d / ".git").exists():
@@ -499,9 +521,13 @@ def read_source(root: Path, rel: str, settings: FileSettings | None = None) -> t
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         fd = os.open(os.path.join(os.path.realpath(root), rel), flags)
         with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode):
                 return None, "not-a-file"
-            data = fh.read(settings.max_bytes + 1)
+            # read(n) allocates n bytes before reading: bounded by the file's own size, so a
+            # max_file_bytes of 10**11 is "no limit" instead of a MemoryError (an OverflowError
+            # above 2**63) on every file. A file still being written is read as it was at fstat.
+            data = fh.read(min(settings.max_bytes, st.st_size) + 1)
     except OSError:
         return None, "unreadable"
     if len(data) > settings.max_bytes:

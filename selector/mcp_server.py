@@ -333,7 +333,8 @@ def build_server(tools: CtxselTools) -> Any:
             return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
         texts = blocks(answer) if blocks else [pretty_json(answer.document)]
         texts += [f"warning: {w}" for w in answer.warnings]
-        return CallToolResult(content=[TextContent(type="text", text=t) for t in texts], structured_content=answer.document)
+        return CallToolResult(content=[TextContent(type="text", text=wire_text(t)) for t in texts],
+                              structured_content=wire_document(answer.document))
 
     def affected_tests(
         targets: Targets = [], since: Since = None, base: Base = None, head: Head = None, staged: Staged = False,
@@ -494,6 +495,29 @@ class PendingRequests:
         request_id = getattr(body, "id", None)
         if request_id is not None and getattr(body, "method", None) is None:  # a response or an error
             self._ids.discard(_id_key(request_id))
+
+
+def wire_text(text: str) -> str:
+    """``text`` as UTF-8 can carry it: a file name that is not UTF-8 (``caf\\xe9.txt``, kept as the
+    lone surrogate ``\\udce9`` so it matches the file on disk) becomes U+FFFD. The SDK encodes
+    each answer after the tool returned, so one such name made the server die mid-answer."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = text.encode("utf-8", "surrogateescape")  # \\udc80-\\udcff: the byte the name had
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogatepass")  # any other lone surrogate
+    return raw.decode("utf-8", "replace")
+
+
+def wire_document(document: dict[str, Any]) -> dict[str, Any]:
+    """``wire_text`` for every string of a JSON document (only when one needs it)."""
+    text = json.dumps(document, ensure_ascii=False)
+    safe = wire_text(text)
+    return document if safe is text else json.loads(safe)
 
 
 def _id_key(request_id: Any) -> tuple[str, Any]:

@@ -28,7 +28,7 @@ from typing import Sequence
 from ctxsel.adapters import Adapter, AdapterOptions
 
 from .cache import CACHE_DIR, InputTracker, load_cached, store_cached
-from .changes import Git
+from .changes import PATH_ERRORS, Git
 from .errors import GitError
 from .globs import FNMATCH, glob_regex
 from .graph import BuildGraph
@@ -50,7 +50,8 @@ def revision_graph(adapter: Adapter, rev: str, paths: Sequence[str] = (), use_ca
     patterns = adapter.manifest_patterns()
     listing = _ls_tree(git, tree)
     scope = _placeholder_scope(listing, patterns, paths)
-    token = hashlib.sha1("\0".join(sorted(scope)).encode()).hexdigest()[:8] if scope is not None else "all"
+    scope_text = "\0".join(sorted(scope)).encode("utf-8", PATH_ERRORS) if scope is not None else None
+    token = hashlib.sha1(scope_text).hexdigest()[:8] if scope_text is not None else "all"
     key = f"rev-{adapter.cache_key()}-{tree[:16]}-{token}"
     if use_cache:
         hit = load_cached(adapter.root, key)
@@ -87,7 +88,7 @@ class TreeEntry:
 
 def _ls_tree(git: Git, tree: str) -> list[TreeEntry]:
     out = []
-    for entry in git.run("ls-tree", "-r", "-z", "--full-tree", tree).stdout.decode("utf-8", "replace").split("\0"):
+    for entry in git.run("ls-tree", "-r", "-z", "--full-tree", tree).stdout.decode("utf-8", PATH_ERRORS).split("\0"):
         if entry:
             meta, _, path = entry.partition("\t")
             mode, kind, sha = meta.split(" ")

@@ -101,7 +101,7 @@ def key_path() -> Path | None:
 
 def _read_key(path: Path) -> bytes | None:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO at the key's path hung every cached command
             key = fh.read(KEY_BYTES + 1)
     except OSError:
         return None
@@ -109,21 +109,36 @@ def _read_key(path: Path) -> bytes | None:
 
 
 def _create_key(path: Path) -> bytes | None:
-    """Write a fresh key atomically (mode 0600, temp file + ``os.replace``), then read back
-    whatever is there: when two processes race, both end up with the winner's key."""
+    """Write a fresh key (mode 0600) where there is no file yet, then read back whatever is
+    there: when two processes race, both end up with the winner's key.
+
+    The key is written to a temporary file and hard-linked into place, which fails when the
+    path exists: a file that is not a key is never replaced. ``os.replace`` did replace it:
+    ``CTXSEL_KEY_FILE`` naming a wrong file turned that file into 32 random bytes, and as root
+    ``CTXSEL_KEY_FILE=/dev/zero`` turned the device into a regular file (measured). Such a path
+    then reads as no key, and this process uses a random one (caches are rebuilt, nothing lost).
+    """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}")
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as fh:
             fh.write(os.urandom(KEY_BYTES))
-        os.replace(tmp, path)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process's key, or a file that is not ours: read below, never replaced
+        except OSError:  # a file system without hard links: create it in place, never over a file
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(os.urandom(KEY_BYTES))
     except OSError:
+        return None
+    finally:
         try:
             tmp.unlink()
         except OSError:
             pass
-        return None
     return _read_key(path)
 
 

@@ -104,9 +104,10 @@ _ASSIGNMENT_HINT = re.compile(r"(?i)passw|passphrase|pwd|secret|token|api[_\-]?k
 
 # Spans a regex finds but only a check confirms: (rule, regex, check of group "secret" or the match).
 # A PEM private key in base64 ("LS0tLS1CRUdJTi" is "-----BEGIN"), as kubeconfig's client-key-data
-# holds it; and the credentials of an HTTP Authorization header.
+# holds it; and the credentials of an HTTP Authorization header, whose scheme is case-insensitive
+# (RFC 9110, 11.1): actions/checkout persists ``AUTHORIZATION: basic <token>`` in .git/config.
 _B64_PEM = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{8,}={0,2}")
-_AUTH_HEADER = re.compile(r"(?i:\bauthorization)[\"']?[ \t]*[:=,][ \t]*[\"'`]?(?:Basic|Bearer|Token)[ \t]+"
+_AUTH_HEADER = re.compile(r"(?i:\bauthorization)[\"']?[ \t]*[:=,][ \t]*[\"'`]?(?i:Basic|Bearer|Token)[ \t]+"
                           r"(?P<secret>[A-Za-z0-9+/=_\-.~]{16,})")
 
 # Configuration files, where an unquoted value is as much a literal as a quoted one in code
