@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 from ctxsel.adapters.base import Adapter
 from ctxsel.cache import InputTracker
 from ctxsel.process import run_tool
-from ctxsel.errors import ToolError
+from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import DEP, DEV, OPTIONAL, PEER, BuildGraph, Node
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -201,6 +201,35 @@ def _satisfies(version: semver.Version, range_: str | semver.PnpmRange) -> bool:
     return bool(semver.satisfies_version(version, range_)) if isinstance(range_, str) else range_.satisfies(version)
 
 
+def json_depth(value: object) -> int:
+    """How many objects/arrays deep a parsed JSON value nests (``{}`` is 1, ``{"a": []}`` 2).
+
+    Iterative, so the check itself cannot hit Python's recursion limit."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def json_depth_line(text: str, limit: int) -> int | None:
+    """The line where a JSON text first opens more than ``limit`` nested objects/arrays."""
+    depth = 0
+    for m in re.finditer(r'"(?:\\.|[^"\\])*"|[{}\[\]]', text):
+        tok = m.group(0)
+        if tok in ("{", "["):
+            depth += 1
+            if depth > limit:
+                return text.count("\n", 0, m.start()) + 1
+        elif tok in ("}", "]"):
+            depth -= 1
+    return None
+
+
 class PackageGraphAdapter(Adapter):
     """A workspace of package.json packages; subclasses supply one tool's linking rules."""
 
@@ -221,6 +250,9 @@ class PackageGraphAdapter(Adapter):
 
     #: the manifest file names that make a directory a package for this tool
     manifest_files: ClassVar[tuple[str, ...]] = ("package.json",)
+    #: the deepest nesting of objects/arrays this tool's JSON parser reads in a package.json
+    #: (None: as deep as Python's ``json`` reads, ~990 levels, past which ctxsel names the file)
+    max_manifest_depth: ClassVar[int | None] = None
 
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
         """The packages this tool sees: ``discover``'s answer, which a tool may adjust
@@ -235,6 +267,7 @@ class PackageGraphAdapter(Adapter):
     def build_graph(self, ws: JsWorkspace, tracker: InputTracker, edges: bool = True) -> BuildGraph:
         """Nodes for every package, and (with ``edges``) the edges this tool would link."""
         self.warnings.extend(w for w in ws.warnings if w not in self.warnings)
+        self.check_manifest_depth(ws)
         self.prepare(ws, tracker)
         ids = self.assign_ids(ws)
         graph = BuildGraph(self.name, str(self.root))
@@ -269,6 +302,25 @@ class PackageGraphAdapter(Adapter):
                         # protocol, never as a workspace link (measured)
                         merged[dep_name] = (spec, edge_type)
         return merged
+
+    def check_manifest_depth(self, ws: JsWorkspace) -> None:
+        """Refuse a package.json nested deeper than the tool's parser reads (``max_manifest_depth``):
+        the tool then fails on every command, whichever package it is."""
+        limit = self.max_manifest_depth
+        if limit is None:
+            return
+        for pkg in ws.packages:
+            if json_depth(pkg.manifest) <= limit:
+                continue
+            rel = f"{pkg.dir}/package.json" if pkg.dir else "package.json"
+            if not (self.root / rel).is_file():
+                continue  # pnpm's package.yaml: a YAML reader with limits of its own
+            try:
+                line = json_depth_line((self.root / rel).read_text(encoding="utf-8"), limit)
+            except (OSError, UnicodeDecodeError):
+                line = None
+            raise ParseError(f"nested more than {limit} objects/arrays deep, which {self.name} cannot read",
+                             Location(rel, line), hint=f"every {self.name} command fails on this file")
 
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
         """Read tool settings the linking rules need (``.npmrc``, turbo.json), before any edge."""

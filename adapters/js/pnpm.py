@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -48,6 +49,73 @@ if TYPE_CHECKING:  # pragma: no cover
 #: environment for pnpm calls: never resolve the ``packageManager`` pnpm from the registry
 #: (pnpm 12 would otherwise hang ~70 s offline and write a lockfile into the repo)
 PNPM_ENV = {"pnpm_config_pm_on_fail": "ignore", "pnpm_config_update_notifier": "false"}
+
+#: pnpm 12's running version, the one every rule in this module was measured on
+PNPM_VERSION = "12.4.2"
+
+#: Every top-level pnpm-workspace.yaml key pnpm 12.4.2 recognizes, in camelCase (the only
+#: spelling it applies). The list is the union pnpm's ``known_settings.rs`` builds (its
+#: ``WorkspaceSettings`` field names, ``TYPED_WORKSPACE_MANIFEST_KEYS``,
+#: ``CONFIG_ONLY_SETTING_KEYS``, ``UNTYPED_WORKSPACE_SETTING_KEYS`` and the npm/pnpm config
+#: ``types`` of ``config_types.rs``), read off pnpm's sources (github.com/pnpm/pnpm,
+#: pnpm/crates/config/src) and then kept to what the shipped binary accepts: every candidate
+#: (those sources, its CHANGELOG, the identifiers in the binary: 14,154 keys) was written into
+#: a pnpm-workspace.yaml and run through ``pnpm ls -r`` of
+#: ~/.cache/ctxsel-oracles/node_modules/pnpm/pnpm 12.4.2. pnpm 12 is a Rust binary: its
+#: ``dist/`` holds only node-gyp, so there is no bundled JS list to read.
+PNPM_WORKSPACE_SETTINGS = frozenset("""
+    access aggregateOutput allowBuilds allowNew allowSameVersion allowUnusedPatches allowedDeprecatedVersions
+    audit auditConfig auditIgnorePrune auditLevel autoConfirmAllPrompts autoInstallPeers
+    autoInstallPeersFromHighestMatch bail binLinks blockExoticSubdeps ca cacheDir cafile catalog catalogMode
+    catalogPrune catalogs cert changedFilesIgnorePattern childConcurrency ci cleanupUnusedCatalogs color
+    commitHooks configDependencies cpu dangerouslyAllowAllBuilds dedupeDirectDeps dedupeInjectedDeps
+    dedupePeerDependents dedupePeers deployAllFiles depth description dev disallowWorkspaceCycles dlxCacheMaxAge
+    dryRun embedReadme enableGlobalVirtualStore enableModulesDir enablePnp enablePrePostScripts engineStrict
+    excludeLinksFromLockfile executionEnv extendNodePath externalDependencies extraBinPaths extraEnv
+    failIfNoMatch fetchMinSpeedKiBps fetchRetries fetchRetryFactor fetchRetryMaxtimeout fetchRetryMintimeout
+    fetchTimeout fetchWarnTimeoutMs fetchingConcurrency filter filterProd force forceLegacyDeploy frozenLockfile
+    frozenStore git gitBranchLockfile gitChecks gitShallowHosts gitTagVersion global globalPath globalPnpmfile
+    globalPrefix globalShims globalVirtualStoreDir hoist hoistPattern hoistWorkspacePackages hoistingLimits
+    httpProxy httpsProxy ignoreCompatibilityDb ignoreCurrentSpecifiers ignorePnpmfile ignoreScripts
+    ignoreWorkspace ignoreWorkspaceCycles ignoreWorkspaceRootCheck ignoredBuiltDependencies
+    ignoredOptionalDependencies includeWorkspaceRoot initAuthorEmail initAuthorName initAuthorUrl initLicense
+    initPackageManager initType initVersion injectWorkspacePackages json key legacyDirFiltering libc
+    linkWorkspacePackages localAddress lockfile lockfileDir lockfileIncludeTarballUrl lockfileOnly loglevel long
+    maxSockets maxsockets mergeGitBranchLockfiles mergeGitBranchLockfilesBranchPattern message minimumReleaseAge
+    minimumReleaseAgeExclude minimumReleaseAgeExcludePrune minimumReleaseAgeIgnoreMissingTime
+    minimumReleaseAgeStrict modulesCacheMaxAge modulesDir namedRegistries networkConcurrency
+    neverBuiltDependencies noProxy nodeDownloadMirrors nodeExperimentalPackageMap nodeLinker nodeOptions
+    nodePackageMapType nodeVersion noproxy npmPath offline only onlyBuiltDependencies onlyBuiltDependenciesFile
+    optimisticRepeatInstall optional os otp overrides packDestination packGzipLevel packageConfigs
+    packageExtensions packageImportMethod packageLock packages parseable patchedDependencies patchesDir
+    peerDependencyRules peersSuffixMaxLength pending pipelineBase pipelines pmOnFail pnpmExecPath pnpmfile
+    pnprServer preferFrozenLockfile preferOffline preferSymlinkedExecutables preferWorkspacePackages prefix
+    preserveAbsolutePaths production progress provenance proxy publicHoistPattern publishBranch recursive
+    recursiveInstall registries registriesByPrefix registriesByScope registry registryOptionsByUrl
+    registrySupportsTimeField remoteSideEffectsCache reporter reporterHidePrefix requiredScripts resolutionMode
+    resolvePeersFromWorkspaceRoot reverse runtime runtimeOnFail save saveCatalogName saveDev saveExact
+    saveOptional savePeer savePrefix saveProd saveWorkspaceProtocol scriptShell scriptsPrependNodePath
+    shamefullyHoist sharedWorkspaceLockfile shellEmulator sideEffectsCache sideEffectsCacheRead
+    sideEffectsCacheReadonly sideEffectsCacheWrite signGitTag skipManifestObfuscation sort storeDir stream
+    strictDepBuilds strictPeerDependencies strictSsl strictStorePkgContentCheck supportedArchitectures symlink
+    syncInjectedDepsAfterScripts tag tagVersionPrefix tasks testPattern trustLockfile trustPolicy
+    trustPolicyExclude trustPolicyExcludePrune trustPolicyIgnoreAfter tryLoadDefaultPnpmfile umask unsafePerm
+    update updateConfig updateNotifier useBetaCli useGitBranchLockfile useLockfile useRunningStoreServer
+    useStderr useStoreServer userAgent verifyDepsBeforeRun verifyStoreIntegrity version versioning
+    virtualStoreDir virtualStoreDirMaxLength virtualStoreOnly virtualStoreType workspaceConcurrency
+    workspacePackagePatterns workspacePackages workspacePrefix workspaceRoot yes
+""".split())
+
+#: Keys a project's pnpm-workspace.yaml may not set (machine paths, credentials, pnpm's own
+#: bookkeeping): pnpm 12.4.2 warns "cannot be set in a project's pnpm-workspace.yaml and were
+#: ignored", never fails on them (``refused_keys.rs``; measured the same way as above)
+PNPM_REFUSED_SETTINGS = frozenset("""
+    allProjects allProjectsGraph authConfig bin cliOptions configByUri configDir dir explicitlySetKeys finders
+    globalBinDir globalDir globalPkgDir hooks npmrcAuthFile packageManager packageManagerNetworkConfig
+    packageManagerRegistries pnpmHomeDir prodAllProjectsGraph prodOnlySelectedProjectDirs rootProjectManifest
+    rootProjectManifestDir scope selectedProjectsGraph stateDir userConfig userconfig wantedPackageManager
+    workspaceDir
+""".split())
 
 #: a package name ``--filter`` reads as selector syntax rather than as the name (pnpm 12,
 #: measured): ``a*`` is a glob, ``!x`` an exclusion, ``x...``/``...x``/``x^...`` dependency
@@ -72,6 +140,114 @@ def path_in_spec(spec: str) -> str | None:
         if spec.startswith(protocol):
             return spec[len(protocol):]
     return spec if spec.startswith((".", "/")) else None
+
+
+
+def _setting_words(key: str) -> list[str]:
+    """A key's words as pnpm 12 splits them (``naming_cases.rs``, after lodash's ``words``):
+    at non-alphanumerics, lower-to-upper humps, the end of an acronym (``XMLHttp``) and
+    letter/digit changes."""
+    return re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+", key)
+
+
+def setting_camel_case(key: str) -> str:
+    """The camelCase name pnpm 12 looks a pnpm-workspace.yaml key up under (``min-age`` ->
+    ``minAge``, ``MinAge`` -> ``minAge``)."""
+    words = [w.lower() for w in _setting_words(key)]
+    return "".join([words[0], *(w[:1].upper() + w[1:] for w in words[1:])]) if words else ""
+
+
+@dataclass
+class SettingIssues:
+    """The top-level pnpm-workspace.yaml keys pnpm 12 sets nothing from, in its three kinds."""
+
+    unrecognized: list[str] = field(default_factory=list)  # no setting of that name
+    not_camel_case: list[str] = field(default_factory=list)  # a setting, spelt otherwise (ignored)
+    refused: list[str] = field(default_factory=list)  # a setting no project file may set (ignored)
+
+
+def workspace_setting_issues(settings: dict[object, object]) -> SettingIssues:
+    """Sort pnpm-workspace.yaml's keys as pnpm 12.4.2 does (``collect_key_issues``): a key
+    with a null value, and ``$schema``, are skipped; the refused ones first, then the unknown
+    ones, then known ones not written in camelCase (``[a-z][a-zA-Z0-9]*``)."""
+    issues = SettingIssues()
+    for raw, value in settings.items():
+        key = str(raw).lower() if isinstance(raw, bool) else str(raw)  # YAML ``true:`` is the key "true"
+        if value is None or key == "$schema":
+            continue
+        camel = setting_camel_case(key)
+        if camel in PNPM_REFUSED_SETTINGS:
+            issues.refused.append(key)
+        elif camel not in PNPM_WORKSPACE_SETTINGS:
+            issues.unrecognized.append(key)
+        elif not re.fullmatch(r"[a-z][a-zA-Z0-9]*", key):
+            issues.not_camel_case.append(key)
+    return issues
+
+
+def pins_running_pnpm(manifest: dict[str, object]) -> str | None:
+    """How the root package.json pins a pnpm that pnpm 12.4.2 satisfies, which turns unknown
+    pnpm-workspace.yaml keys from a warning into ERR_PNPM_UNRECOGNIZED_WORKSPACE_SETTINGS
+    (``package_manager.rs``, measured): ``devEngines.packageManager`` wins when it has a named
+    entry (in a list, pnpm's own or else the first), its ``version`` a semver range; else
+    ``packageManager: pnpm@<exact version>`` (``+build`` dropped; ``^12``, ``v12.4.2`` pin nothing).
+
+    ``"exact"`` when the pin admits 12.4.2 alone, ``"range"`` when a range admits it (``^12``):
+    a later pnpm 12 in that range may know keys 12.4.2 does not, so only an exact pin lets
+    ctxsel say that pnpm fails; ``None`` when nothing pins such a pnpm."""
+    from . import semver
+
+    dev_engines = manifest.get("devEngines")
+    declared = dev_engines.get("packageManager") if isinstance(dev_engines, dict) else None
+    entries = [e for e in (declared if isinstance(declared, list) else [declared]) if isinstance(e, dict)]
+    if isinstance(declared, list):
+        entries = [e for e in entries if e.get("name") == "pnpm"] or entries[:1]
+    if entries and isinstance(entries[0].get("name"), str):
+        version = entries[0].get("version")
+        if entries[0]["name"] != "pnpm" or not isinstance(version, str):
+            return None
+        if semver.satisfies(PNPM_VERSION, version) is not True:
+            return None
+        return "exact" if version.strip().lstrip("=v").strip() == PNPM_VERSION else "range"
+    pinned = manifest.get("packageManager")
+    if not isinstance(pinned, str) or not pinned.startswith("pnpm@"):
+        return None
+    return "exact" if pinned[len("pnpm@"):].split("+", 1)[0] == PNPM_VERSION else None
+
+
+def _levenshtein(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j - 1] + (ca != cb), current[j - 1] + 1, previous[j] + 1))
+        previous = current
+    return previous[-1]
+
+
+def _with_suggestion(key: str) -> str:
+    """``'key'``, with the closest setting name when it looks like a typo, picked as pnpm 12
+    picks it (``known_settings.rs``: case-insensitive, ``1 - distance / longer length >= 0.4``,
+    the first best in sorted order)."""
+    typed = setting_camel_case(key).lower()
+    best, best_score = None, 0.0
+    for candidate in sorted(PNPM_WORKSPACE_SETTINGS):
+        longer = max(len(typed), len(candidate))
+        if not longer:
+            continue
+        score = 1 - _levenshtein(typed, candidate.lower()) / longer
+        if score >= 0.4 and (best is None or score > best_score):
+            best, best_score = candidate, score
+    return f"{key!r} (did you mean {best!r}?)" if best else repr(key)
+
+
+def _yaml_key_line(text: str, key: str) -> int | None:
+    """The line of a top-level ``key:`` in a YAML text (plain or quoted), or None."""
+    pattern = re.compile(r"^(?:%s|\"%s\"|'%s')\s*:" % ((re.escape(key),) * 3))
+    for number, line in enumerate(text.splitlines(), 1):
+        if pattern.match(line):
+            return number
+    return None
 
 
 def pnpm_glob_problem(glob: str) -> str | None:
@@ -146,6 +322,9 @@ class PnpmAdapter(PackageGraphAdapter):
     removed_owner_changes_dependents: ClassVar[bool] = False
     #: pnpm also takes a ``package.yaml`` project (``workspace.PNPM_MANIFESTS``)
     manifest_files: ClassVar[tuple[str, ...]] = ("package.json", "package.yaml")
+    #: serde_json's recursion limit: a package.json (the root's too) 128 levels deep fails every
+    #: pnpm 12.4.2 command ("recursion limit exceeded", ERR_PNPM_PACKAGE_MANIFEST_SERIALIZATION_ERROR; measured)
+    max_manifest_depth: ClassVar[int | None] = 127
     negation_rule: ClassVar[str] = "pnpm"
     root_answers_to_name: ClassVar[bool] = True
 
@@ -173,6 +352,44 @@ class PnpmAdapter(PackageGraphAdapter):
                 f"linkWorkspacePackages must be true, false or \"deep\", not {value!r}", Location(PNPM_WORKSPACE)
             )
         self.link_workspace_packages = value in (True, "deep")
+        self.check_setting_names(ws)
+
+    def check_setting_names(self, ws: JsWorkspace) -> None:
+        """pnpm 12 ignores pnpm-workspace.yaml keys it does not know, with a warning -- and fails
+        every command on them (``pnpm ls``, ``--filter``: exit 1,
+        ERR_PNPM_UNRECOGNIZED_WORKSPACE_SETTINGS, measured) when the root package.json pins a
+        pnpm it satisfies (``pins_running_pnpm``). ctxsel exits 2 only for an exact pin of the
+        pnpm it measured; a range pin is a warning that says so, as a later pnpm may know the key. Keys it knows but that are not camelCase, or
+        that a project may not set, are ignored with a warning even then."""
+        if None in ws.settings:  # ``~:``/``null:`` -- pnpm's YAML reader stops, pin or not (measured)
+            raise ParseError("a null key, which pnpm cannot read: \"cannot deserialize null into string\"",
+                             Location(PNPM_WORKSPACE), hint="every pnpm command fails until it is removed")
+        issues = workspace_setting_issues(ws.settings)
+        pin = pins_running_pnpm(ws.root_package.manifest) if ws.root_package is not None else None
+        if issues.unrecognized and pin == "exact":
+            key = issues.unrecognized[0]
+            try:
+                line = _yaml_key_line((self.root / PNPM_WORKSPACE).read_text(encoding="utf-8"), key)
+            except (OSError, UnicodeDecodeError):
+                line = None
+            others = f" (and {len(issues.unrecognized) - 1} more)" if len(issues.unrecognized) > 1 else ""
+            raise ParseError(
+                f"pnpm {PNPM_VERSION} does not recognize the setting {_with_suggestion(key)}{others}: "
+                "ERR_PNPM_UNRECOGNIZED_WORKSPACE_SETTINGS",
+                Location(PNPM_WORKSPACE, line),
+                hint="package.json pins this pnpm version, so every pnpm command fails; remove the key or fix its spelling",
+            )
+        if issues.unrecognized:
+            fails = (f" (package.json's devEngines admits pnpm {PNPM_VERSION}, which then fails every command: "
+                     "ERR_PNPM_UNRECOGNIZED_WORKSPACE_SETTINGS)") if pin == "range" else ""
+            self.warnings.append(f"{PNPM_WORKSPACE}: pnpm {PNPM_VERSION} ignores settings it does not recognize: "
+                                 + ", ".join(map(_with_suggestion, issues.unrecognized)) + fails)
+        if issues.not_camel_case:
+            self.warnings.append(f"{PNPM_WORKSPACE}: pnpm {PNPM_VERSION} ignores settings not written in camelCase: "
+                                 + ", ".join(f"{k!r} (use {setting_camel_case(k)!r})" for k in issues.not_camel_case))
+        if issues.refused:
+            self.warnings.append(f"{PNPM_WORKSPACE}: pnpm {PNPM_VERSION} ignores settings a project cannot set: "
+                                 + ", ".join(map(repr, issues.refused)))
 
     def link_target(
         self, pkg: JsPackage, dep_name: str, spec: str, names: dict[str, list[JsPackage]], dirs: dict[str, JsPackage]

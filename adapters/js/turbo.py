@@ -850,6 +850,9 @@ class TurboAdapter(PackageGraphAdapter):
     )
 
     negation_rule: ClassVar[str] = "turbo"
+    #: turbo 2.11.11 refuses a package.json (the root's too) 129 levels deep ("Unable to parse
+    #: package.json ... expected valid JSON", every command; measured)
+    max_manifest_depth: ClassVar[int | None] = 128
     #: turbo maps every changed path through the head revision's packages only: a deleted
     #: package's files are the root's (``//``), and its dependents are no change unless they
     #: changed themselves (turbo 2.11.11, measured: deleting ``p/a`` with ``b -> a`` selects
