@@ -43,6 +43,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable, Iterator
 
@@ -139,8 +140,8 @@ class NxAdapter(Adapter):
     # ------------------------------------------------------------ static
     def load_static(self, tracker: InputTracker) -> BuildGraph:
         from .nx_workspace import (
-            discover_projects, has_outputs, implicit_dependencies, invalid_implicit, project_kind, target_depends_on,
-            target_inputs, target_names, target_runnable, target_spec,
+            InvalidProjectPattern, discover_projects, has_outputs, implicit_dependencies, invalid_implicit,
+            project_kind, target_depends_on, target_inputs, target_names, target_runnable, target_spec,
         )
 
         ws = discover_projects(self.root, tracker)
@@ -170,19 +171,31 @@ class NxAdapter(Adapter):
                     ),
                 },
             ))
-        for name, project in ws.projects.items():
-            bad = invalid_implicit(name, ws.projects)
+        def implicit_location(project: NxProject, entry: str) -> Location:
+            where = project.implicit_source or (project.config_files[-1] if project.config_files else project.root)
+            return Location(where, _line_of(self.root / where, entry, tracker))
+
+        try:
+            invalid = [(project, invalid_implicit(name, ws.projects)) for name, project in ws.projects.items()]
+        except InvalidProjectPattern:
+            # Nx's assertWorkspaceValidity gives up on a pattern findMatchingProjects throws on and
+            # reports nothing (it keeps only WorkspaceValidityErrors); the pattern fails below
+            invalid = []
+        for project, bad in invalid:
             if bad:
-                where = project.implicit_source or (project.config_files[-1] if project.config_files else project.root)
                 raise ParseError(
-                    f"implicitDependencies of {name!r} name no project: {', '.join(bad)}",
-                    Location(where, _line_of(self.root / where, bad[0], tracker)),
+                    f"implicitDependencies of {project.name!r} name no project: {', '.join(bad)}",
+                    implicit_location(project, bad[0]),
                     hint="Nx refuses this workspace too ('implicitDependencies point to non-existent project(s)')",
                 )
         removed: dict[str, set[str]] = {}
         implicit: list[tuple[str, str]] = []
-        for name in ws.projects:
-            added, dropped = implicit_dependencies(name, ws.projects)
+        for name, project in ws.projects.items():
+            try:
+                added, dropped = implicit_dependencies(name, ws.projects)
+            except InvalidProjectPattern as exc:
+                raise ParseError(f"implicitDependencies of {name!r}: {exc}", implicit_location(project, exc.pattern),
+                                 hint="Nx fails on this workspace too ('Invalid glob pattern')") from None
             implicit += [(name, target) for target in added]
             removed[name] = set(dropped)
         for (source, target), kinds in sorted(file_edges.items()):
@@ -934,9 +947,14 @@ class TaskSelection:
         #: nx.json plugins' createNodes globs: files a project owns that match one count as its configuration
         self.config_patterns = project_config_patterns(nx_json)
         if isinstance(updates, list) and updates:
-            from .nx_workspace import match_projects
+            from .nx_workspace import InvalidProjectPattern, match_projects
 
-            self.dependency_update_projects = set(match_projects(updates, self.matchable))
+            try:
+                self.dependency_update_projects = set(match_projects(updates, self.matchable))
+            except InvalidProjectPattern:
+                # measured with nx 24.0.6, ["#x"]: `nx affected -t test` selects as if it matched
+                # nothing, `nx show projects --affected` fails ("Invalid glob pattern #x"); not modelled
+                pass
 
     def named_inputs(self, project: str) -> dict[str, Any]:
         from .nx_workspace import DEFAULT_NAMED_INPUTS
@@ -1200,17 +1218,28 @@ class TaskSelection:
         return {project for project in projects if reached((project, target))}
 
     def task_dependencies(self, task: tuple[str, str]) -> list[tuple[str, str]]:
-        """The tasks ``task`` dependsOn (targets of projects that have them)."""
+        """The tasks ``task`` dependsOn (targets of projects that have them), never ``task`` itself:
+        Nx records no edge from a task to itself (``processTasksForSingleProject``; measured with
+        nx 24.0.6: test ``dependsOn`` the target glob ``"!(build)"``, which names test too)."""
         from .nx_workspace import task_dependencies
 
         project, target = task
         depends_on = (self.graph.node(project).meta.get("depends_on") or {}).get(target)
         if not depends_on:
             return []
-        from .nx_workspace import match_projects
+        found = task_dependencies(depends_on, project, self.graph.dependencies, self.has_target,
+                                  partial(self.match_projects, project), self.target_names())
+        return [t for t in found if t != task]
 
-        return task_dependencies(depends_on, project, self.graph.dependencies, self.has_target,
-                                 lambda patterns: match_projects(patterns, self.matchable), self.target_names())
+    def match_projects(self, project: str, patterns: list[str]) -> list[str]:
+        """A ``dependsOn`` entry's ``projects`` patterns of one of ``project``'s tasks, as Nx's
+        ``findMatchingProjects`` resolves them (``InvalidInputsError`` where it fails)."""
+        from .nx_workspace import InvalidProjectPattern, match_projects
+
+        try:
+            return match_projects(patterns, self.matchable)
+        except InvalidProjectPattern as exc:
+            raise InvalidInputsError(f"dependsOn of {project}: {exc}", self.root_of(project), exc.pattern) from None
 
     def has_target(self, project: str, target: str) -> bool:
         return project in self.graph and target in (self.graph.node(project).meta.get("targets") or ())
@@ -1225,14 +1254,14 @@ class TaskSelection:
         removed (``nx_task_graph``), or None when it equals each task's own ``task_dependencies``.
         Built in Nx's orders: project graph nodes (``nx_node_order``) and each project's
         dependencies (``dependency_order``)."""
-        from .nx_workspace import depends_on_configs, match_projects, nx_node_order, nx_task_graph
+        from .nx_workspace import depends_on_configs, nx_node_order, nx_task_graph
 
         order = nx_node_order({p: self.root_of(p) for p in projects})
 
         def configs(project: str, name: str) -> list[tuple[bool, str, list[str]]]:
             depends_on = (self.graph.node(project).meta.get("depends_on") or {}).get(name)
-            return depends_on_configs(depends_on, project, self.has_target,
-                                      lambda patterns: match_projects(patterns, self.matchable), self.target_names())
+            return depends_on_configs(depends_on, project, self.has_target, partial(self.match_projects, project),
+                                      self.target_names())
 
         return nx_task_graph(order, target, configs, self.dependency_order, self.has_target)
 

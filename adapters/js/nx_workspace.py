@@ -304,7 +304,9 @@ def read_nx_config(root: Path, rel: str, tracker: InputTracker) -> dict[str, Any
     error, an empty file or ``null`` fail every command; another value that is no object
     (``[]``, ``5``, ``"x"``) is an empty configuration (for a project.json: a project named after
     its directory). A project.json's fields are checked by ``check_config_shapes``; nx.json's
-    ``plugins`` must be a list or null ("pluginConfigurations.map is not a function")."""
+    ``plugins`` must be a list or null ("pluginConfigurations.map is not a function"), and no
+    ``targetDefaults`` key may list a null entry (``{"test": [null]}``, whatever target the key
+    names: "Cannot read properties of null (reading 'filter')"; ``{"test": null}`` is taken)."""
     refuse_bom(root, rel, tracker)
     text = tracker.read_text(root / rel)
     try:
@@ -320,6 +322,13 @@ def read_nx_config(root: Path, rel: str, tracker: InputTracker) -> dict[str, Any
             raise ParseError(f"plugins: {json.dumps(data['plugins'])} is no list (Nx fails on it: "
                              "'pluginConfigurations.map is not a function')",
                              Location(rel, _first_line_with(text, '"plugins"') or 1))
+        defaults = data.get("targetDefaults")
+        for key, value in defaults.items() if isinstance(defaults, dict) else ():
+            if isinstance(value, list) and None in value:
+                raise ParseError(f"targetDefaults {json.dumps(key)}: a null entry, which Nx cannot read "
+                                 "('Cannot read properties of null (reading 'filter')')",
+                                 Location(rel, _first_line_with(text, json.dumps(key)) or 1),
+                                 hint="remove the null, or write {} for an entry that sets nothing")
     else:
         check_config_shapes(rel, text, data, ("tags", "implicitDependencies"))
     return data
@@ -479,7 +488,10 @@ def check_config_shapes(rel: str, text: str, config: dict[str, Any], fields: tup
       ... into rust type `String`"); null is no name;
     - ``targets`` whose entries (``Object.entries``: a string's characters too) are not objects:
       ``"targets": "build"``, ``[1]``, ``{"test": "echo"}`` ("Cannot use 'in' operator");
-      a number, ``true``, ``[]`` or a null target are taken;
+      ``"targets"`` given as a number, ``true`` or ``[]`` is taken;
+    - a null target (``{"test": null}``): "Cannot read properties of null (reading 'executor')"
+      from package.json's ``nx``, "could not be merged into the project graph" from project.json
+      (only ``nx graph`` exits 0 then, printing a partial graph without the project's edges);
     - in ``fields``, each that is set (not null) but no list (``tags``, ``implicitDependencies``:
       "forEach is not a function").
     ``within``: the key ``config`` is the value of (package.json's ``"nx"``), for the line.
@@ -495,7 +507,7 @@ def check_config_shapes(rel: str, text: str, config: dict[str, Any], fields: tup
     if name is not None and not isinstance(name, str):
         refuse("name", f"{json.dumps(name)} is no string")
     for value in _js_entries(config.get("targets")):
-        if value is not None and not isinstance(value, (dict, list)):
+        if not isinstance(value, (dict, list)):
             refuse("targets", f"a target {json.dumps(value)} is no object")
     for key in fields:
         if config.get(key) is not None and not isinstance(config[key], list):
@@ -533,7 +545,7 @@ _PROJECT_PATTERN = replace(GIT, star_runs=False, globstar_after_prefix=False, un
 _MAKE_RE = replace(_PROJECT_PATTERN, tail_parent=True)
 
 
-def _minimatch(pattern: str, value: str, make_re: bool = False) -> bool:
+def _minimatch(pattern: str, value: str, make_re: bool = False, negate: bool = False) -> bool:
     """minimatch with ``dot: true``; ``make_re``: as the regex ``minimatch.makeRe`` builds, as
     Nx's project patterns (``-p``, ``implicitDependencies``, ``filter.projects``) match.
 
@@ -541,15 +553,25 @@ def _minimatch(pattern: str, value: str, make_re: bool = False) -> bool:
     rest, which then matches every non-empty value it does not match -- so the project
     pattern ``!!(x)`` (Nx strips its own exclude ``!`` first) excludes every project
     (measured with Nx 24's minimatch 10.2.5: ``makeRe("!(ui/data)")`` is
-    ``^(?!^\\(ui\\/data\\)$).+$``)."""
+    ``^(?!^\\(ui\\/data\\)$).+$``). ``negate``: the same reading for a plain ``minimatch()``
+    call, as Nx matches target names with target globs (``target_glob_matches``)."""
     if value == pattern:
         return True
     negated = False
-    if make_re:
+    if make_re or negate:
         body = pattern.lstrip("!")
         negated, pattern = (len(pattern) - len(body)) % 2 == 1, body
     hit = any(rx.fullmatch(value) for rx in _minimatch_regexes(pattern, make_re))
     return (bool(value) and not hit) if negated else hit
+
+
+def target_glob_matches(pattern: str, target: str) -> bool:
+    """Whether a target glob -- a targetDefaults key, a ``dependsOn`` target such as ``"^build*"``
+    -- names ``target``: Nx 24 tests target names with ``minimatch(name, glob)``, which reads a
+    leading ``!`` as negation, not as an extglob (measured with nx 24.0.6: ``"!b*"`` is every
+    target not starting with ``b``; ``"!(build)"`` negates the literal ``(build)``, so it names
+    ``build`` too; a task's dependency on itself is then dropped)."""
+    return _minimatch(pattern, target, negate=True)
 
 
 @lru_cache(maxsize=1024)
@@ -623,6 +645,22 @@ def _make_re_segments(pattern: str) -> str:
     return "/".join(s for i, s in enumerate(segments) if i not in dropped)
 
 
+class InvalidProjectPattern(ValueError):
+    """A project pattern Nx's ``findMatchingProjects`` fails on ("Invalid glob pattern")."""
+
+    def __init__(self, pattern: str) -> None:
+        super().__init__(f"{json.dumps(pattern)} is an invalid glob pattern for Nx")
+        self.pattern = pattern
+
+
+def _no_regex(value: str) -> bool:
+    """Whether ``minimatch.makeRe(value, {dot: true})`` gives ``false``, on which Nx's
+    ``getMatchingStringsWithCache`` throws: an empty pattern (``"!"`` once Nx strips its exclude
+    ``!``, ``"directory:"``), a comment (``"#x"``), braces expanding to nothing but empty
+    strings (``"{,}"``). measured with minimatch 10.2.5; ``"!#x"`` and ``"!"`` do give a regex."""
+    return not value.startswith("!") and (value.startswith("#") or not any(_expand_braces(value)))
+
+
 def match_projects(patterns: list[str], projects: dict[str, NxProject], native: bool = False) -> list[str]:
     """Nx's ``findMatchingProjects``: names, globs, ``tag:``/``name:``/``directory:``, ``!`` exclusions.
 
@@ -631,6 +669,12 @@ def match_projects(patterns: list[str], projects: dict[str, NxProject], native: 
     A first ``!`` pattern starts from every project. ``native``: the Rust port Nx 24's hash
     planner matches ``{"input": x, "projects": [...]}`` task inputs with, which does neither
     (measured: ``["!other"]`` selects nothing there, ``["dependencies"]`` not ``@x/dependencies``).
+
+    ``InvalidProjectPattern`` where Nx throws "Invalid glob pattern": a pattern that has no
+    regex (``_no_regex``) once Nx gets to matching it as a glob -- a name glob, a tag glob some
+    project's tags do not hold as such, a directory (measured with nx 24.0.6: ``"!"``, ``"#x"``
+    and ``"directory:"`` in a ``dependsOn`` entry's ``projects``, ``"#x"`` in targetDefaults
+    ``filter.projects``, ``["a", "!"]`` in implicitDependencies fail the command).
     """
     patterns = [p for p in patterns if p]
     if not patterns:
@@ -662,7 +706,10 @@ def match_projects(patterns: list[str], projects: dict[str, NxProject], native: 
             for n in names:
                 apply(n, exclude)
             continue
+        invalid = not native and _no_regex(value)
         if kind == "tag":
+            if invalid and any(c in _GLOB_CHARS for c in value) and any(value not in projects[n].tags for n in names):
+                raise InvalidProjectPattern(raw)
             for n in names:
                 tags = projects[n].tags
                 if value in tags or (any(c in _GLOB_CHARS for c in value)
@@ -674,6 +721,8 @@ def match_projects(patterns: list[str], projects: dict[str, NxProject], native: 
             if value in projects:
                 apply(value, exclude)
             elif any(c in _GLOB_CHARS for c in value) or native:
+                if invalid:
+                    raise InvalidProjectPattern(raw)
                 for n in names:
                     if _minimatch(value, n, make_re=not native):
                         apply(n, exclude)
@@ -684,6 +733,8 @@ def match_projects(patterns: list[str], projects: dict[str, NxProject], native: 
                         apply(n, exclude)
             if kind == "name" or set(matched) != before:
                 continue
+        if invalid and names:
+            raise InvalidProjectPattern(raw)
         for n in names:  # directory patterns (and unlabeled ones that matched no name)
             if _minimatch(value, projects[n].root, make_re=not native):
                 apply(n, exclude)
@@ -834,7 +885,7 @@ def target_default(nx_json: dict[str, Any], target: str, spec: Any, project: NxP
     if target in defaults and target != executor:
         keys.append(target)
     keys += sorted((k for k in defaults if k not in (target, executor) and any(c in _GLOB_CHARS for c in k)
-                    and _minimatch(k, target)), key=len, reverse=True)
+                    and target_glob_matches(k, target)), key=len, reverse=True)
     for key in keys:
         entries = defaults[key] if isinstance(defaults[key], list) else [defaults[key] or {}]
         matching = [{k: v for k, v in entry.items() if k != "filter"} for entry in entries
@@ -882,8 +933,12 @@ def _filter_matches(flt: Any, executor: str | None, project: NxProject, projects
         return True
     if _js_truthy(flt.get("projects")):
         wanted = filter_projects(flt["projects"])
-        if project.name not in match_projects([str(p) for p in wanted], projects):
-            return False
+        try:
+            if project.name not in match_projects([str(p) for p in wanted], projects):
+                return False
+        except InvalidProjectPattern as exc:  # measured with nx 24.0.6: every command fails
+            raise ParseError(f"targetDefaults filter.projects: {exc}", Location("nx.json"),
+                             hint="Nx fails on it too ('Invalid glob pattern')") from None
     if flt.get("plugin") and flt["plugin"] != source_plugin:
         return False
     return not (flt.get("executor") and flt["executor"] != executor)
@@ -1041,7 +1096,7 @@ def depends_on_configs(depends_on: Any, project: str, has_target: Callable[[str,
         else:
             continue
         if any(c in _GLOB_CHARS for c in name):
-            configs += [(upstream, t, candidates) for t in dict.fromkeys(target_names) if _minimatch(name, t)]
+            configs += [(upstream, t, candidates) for t in dict.fromkeys(target_names) if target_glob_matches(name, t)]
         else:
             configs.append((upstream, name, candidates))
     return configs
