@@ -12,7 +12,8 @@ the files. ``lib/unittest.bzl`` is here for what it creates at loading time (tes
 (abseil-cpp's ``//absl:wasm``, ``wasm_2``, ``wasm_3``: without it the statement failed and every
 target selecting on it lost that edge). Of the rules under ``//rules`` only the macros
 ``build_test``, ``diff_test``, ``write_file`` and ``copy_file`` are here (they create
-targets of other names and kinds);
+targets of other names and kinds), and the rules ``expand_template`` and ``run_binary`` for the
+types of their attributes (a bare file name in ``template``/``tool`` is a label);
 the others stay targets of their own kind, as for any other repository. Bazel's own
 ``@bazel_tools//tools/build_rules:test_rules.bzl`` macros (``rule_test``, ``file_test``, ...)
 are here too (``BAZEL_TOOLS_MODULES``), for the same reason.
@@ -396,6 +397,41 @@ def copy_file(name, src, out, is_executable = False, allow_symlink = False, **kw
     impl = _copy_xfile if is_executable else _copy_file
     impl(name = name, src = src, out = out, is_windows = ''' + _IS_WINDOWS + ''',
          is_executable = is_executable, allow_symlink = allow_symlink, **kwargs)
+'''
+
+#: ``rules/expand_template.bzl`` (skylib 1.3.0 on) and ``rules/run_binary.bzl`` (1.0.0 on): plain
+#: rules, the kind is the symbol's name, with these attributes in every release since (checked
+#: against skylib's tags 1.0.0, 1.1.1, 1.2.1, 1.3.0 and 1.9.1); here for their attribute types: an unknown rule's
+#: attribute counts only label-looking strings, so snappy's ``template = "snappy-stubs-public.h.in"``
+#: and a ``tool = "tool.sh"`` were no edge and ``blast-radius`` of the file fell back to every rule
+#: of the package (measured with Bazel 4.2.3 and skylib's own files: both are edges).
+MODULES["rules/expand_template.bzl"] = '''
+def _impl(ctx):
+    pass
+
+expand_template = rule(
+    implementation = _impl,
+    attrs = {
+        "template": attr.label(mandatory = True, allow_single_file = True),
+        "substitutions": attr.string_dict(mandatory = True),
+        "out": attr.output(mandatory = True),
+    },
+)
+'''
+MODULES["rules/run_binary.bzl"] = '''
+def _impl(ctx):
+    pass
+
+run_binary = rule(
+    implementation = _impl,
+    attrs = {
+        "tool": attr.label(executable = True, allow_files = True, mandatory = True, cfg = "exec"),
+        "env": attr.string_dict(),
+        "srcs": attr.label_list(allow_files = True),
+        "outs": attr.output_list(mandatory = True),
+        "args": attr.string_list(),
+    },
+)
 '''
 
 #: ``@bazel_tools//tools/build_rules:test_rules.bzl`` (Bazel 4.2.3's, as its install base ships it):

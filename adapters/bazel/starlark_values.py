@@ -288,6 +288,11 @@ def flatten(value: Any) -> list[Any]:
         return out
     if isinstance(value, (list, tuple)):
         return list(value)
+    if isinstance(value, Depset):
+        # Bazel 4.2.3 takes a depset for a list attribute as its to_list() (rules_groovy's
+        # ``groovy_and_java_library``: ``deps = depset(deps + [name + "-java"])``, measured: the
+        # edges are in ``bazel query``'s graph; ctxsel had none)
+        return list(value.items)
     if isinstance(value, dict):  # label-keyed dicts (and label_list_dict values)
         out = list(value.keys())
         for v in value.values():

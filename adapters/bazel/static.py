@@ -1035,7 +1035,12 @@ def _label_candidates(call: TargetCall, attr: str, value: Any) -> list[Any]:
     if (spec is not None and spec.type == "label_values_dict") or (native and (call.kind, attr) in LABEL_VALUED_DICT_ATTRS):
         return dict_values(value)
     if spec is None and not native:
-        return [*flatten(value), *(v for v in dict_values(value) if isinstance(v, str))]
+        # an untyped dict's values count only when they look like labels, even in an attribute
+        # whose name is a label attribute's: rules_pkg's ``pkg_tar(files = {"//cmd/x": "/usr/bin/x"})``
+        # (a label_keyed_string_dict) was reported as a statement that "could not be evaluated"
+        # ("invalid label '/usr/bin/x'", bb-clientd's //:bb_clientd_deb_data), a false warning
+        # that also made every unknown-target error hint the graph may be missing it
+        return [*flatten(value), *(v for v in dict_values(value) if isinstance(v, str) and looks_like_label(v))]
     return flatten(value)
 
 
