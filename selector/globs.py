@@ -313,12 +313,36 @@ def _char_class(pattern: str, start: int, rule: ClassRule) -> tuple[str, int] | 
     body = pattern[start + 1:end]
     if body.startswith("!"):
         body = "^" + body[1:]
-    cls = "[" + body.replace("\\", "\\\\") + "]"
-    try:
-        re.compile(cls)
-    except re.error:  # "[]", "[z-a]": no valid class, so the bracket is literal
+    cls = _python_class(body)
+    if cls is None:  # "[]", "[z-a]": no valid class, so the bracket is literal
         return None
     return cls, end
+
+
+def _python_class(body: str) -> str | None:
+    """``[body]`` as Python's ``re`` reads it with every character literal (``\\`` too), each
+    member re-written escaped; None where ``re`` refuses the class (empty, a reversed range).
+
+    Read step by step as ``re._parser`` does (a leading ``^`` negates; ``x-y`` is a range; a
+    ``-`` before the end is literal) rather than handed to ``re`` as written: written as is,
+    ``[[:alpha:]``, ``a&&b`` or ``a--`` make Python print "FutureWarning: Possible nested set"
+    (a later Python may read them as nested sets); escaped, they keep today's meaning."""
+    negate = body.startswith("^")
+    members, i = [], int(negate)
+    if i == len(body):
+        return None
+    while i < len(body):
+        low = body[i]
+        if body[i + 1:i + 2] == "-" and i + 2 < len(body):
+            high = body[i + 2]
+            if high < low:
+                return None
+            members.append(f"{re.escape(low)}-{re.escape(high)}")
+            i += 3
+        else:
+            members.append(re.escape(low))
+            i += 1
+    return "[" + "^" * negate + "".join(members) + "]"
 
 
 _POSIX_CLASSES = {
