@@ -218,15 +218,11 @@ def json_depth(value: object) -> int:
 
 def json_depth_line(text: str, limit: int) -> int | None:
     """The line where a JSON text first opens more than ``limit`` nested objects/arrays."""
-    depth = 0
-    for m in re.finditer(r'"(?:\\.|[^"\\])*"|[{}\[\]]', text):
-        tok = m.group(0)
-        if tok in ("{", "["):
-            depth += 1
-            if depth > limit:
-                return text.count("\n", 0, m.start()) + 1
-        elif tok in ("}", "]"):
-            depth -= 1
+    from .workspace import json_structure
+
+    for m, depth in json_structure(text):
+        if depth > limit and m.group(0) in ("{", "["):
+            return text.count("\n", 0, m.start()) + 1
     return None
 
 

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterator
 
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError
@@ -163,6 +163,23 @@ def strip_jsonc(text: str) -> str:
     return _JSONC_TOKEN.sub(blank, text)
 
 
+#: a JSON string or bracket: all a nesting depth needs (a brace inside a string is text)
+_JSON_STRUCTURE = re.compile(r'"(?:\\.|[^"\\])*"|[{}\[\]]')
+
+
+def json_structure(text: str) -> Iterator[tuple[re.Match[str], int]]:
+    """Each string and bracket of a JSON text, with the depth of objects/arrays open after it
+    (``{`` at the top gives 1, a top-level key 1, its closing ``}`` 0)."""
+    depth = 0
+    for m in _JSON_STRUCTURE.finditer(text):
+        tok = m.group(0)
+        if tok in ("{", "["):
+            depth += 1
+        elif tok in ("}", "]"):
+            depth -= 1
+        yield m, depth
+
+
 def key_line(text: str, key: str) -> int | None:
     """The line of the top-level ``"key":`` in a JSON(C) text (None when absent).
 
@@ -170,14 +187,9 @@ def key_line(text: str, key: str) -> int | None:
     blanked first (``strip_jsonc``), so a quote or brace inside one does not count.
     """
     text = strip_jsonc(text)
-    depth = 0
-    for m in re.finditer(r'"(?:\\.|[^"\\])*"|[{}\[\]]', text):
+    for m, depth in json_structure(text):
         tok = m.group(0)
-        if tok in ("{", "["):
-            depth += 1
-        elif tok in ("}", "]"):
-            depth -= 1
-        elif depth == 1 and re.match(r"\s*:", text[m.end():]):
+        if tok.startswith('"') and depth == 1 and re.match(r"\s*:", text[m.end():]):
             try:
                 if json.loads(tok) == key:
                     return text.count("\n", 0, m.start()) + 1
