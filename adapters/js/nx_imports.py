@@ -18,6 +18,7 @@ string that ends at the end of its line, so at most that line's imports can be m
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 from dataclasses import dataclass
 
 # Token kinds (the subset of swc's tokens the scanner distinguishes).
@@ -65,6 +66,8 @@ _MASTER = re.compile(
     |\Z)""",
     re.VERBOSE,
 )
+# group numbers of _MASTER (``m.lastindex`` is cheaper than ``m.lastgroup``)
+_WS, _LINE_COMMENT, _BLOCK_COMMENT, _STR, _WORD, _NUM, _BQ, _PUNCT = (_MASTER.groupindex[g] for g in ("ws", "lc", "bc", "str", "word", "num", "bq", "punct"))
 _TEMPLATE_CHARS = re.compile(r"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*")
 _REGEX_BODY = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\]?)*/?[\w$]*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\n": ""}
@@ -81,14 +84,38 @@ def _unquote(raw: str) -> str:
 def tokenize(text: str) -> tuple[list[Token], set[int]]:
     """Tokens of a TS/JS file and the (0-based) lines on which a ``nx-ignore-next-line`` comment ends."""
     tokens: list[Token] = []
-    append = tokens.append
     ignore_lines: set[int] = set()
+    lexer = _lex(text, tokens, ignore_lines)
+    next(lexer)
+    try:
+        lexer.send(len(text))
+    except StopIteration:
+        pass
+    return tokens, ignore_lines
+
+
+def _lex(text: str, tokens: list[Token], ignore_lines: set[int]) -> Generator[int, int, None]:
+    """Appends the tokens of ``text`` to ``tokens`` (and ``nx-ignore-next-line`` lines to ``ignore_lines``).
+
+    A generator so that a file can be lexed only as far as the scanner reads it: it is sent the
+    position to lex up to, stops after the first token that ends there or later and yields the
+    position reached. (Tokens never depend on text after them, so a prefix lexed this way is the
+    prefix of the whole file's tokens.)
+
+    One ``finditer`` runs over the text for as long as each token's meaning is fixed by its own
+    characters (a word, a string, a comment, most punctuation): one C-level search per token
+    instead of one Python-level ``match`` call. It is restarted where the previous token decides
+    the reading (a "/" that opens a regex, a "`" or a "}" that resumes a template) and after a
+    character no rule knows, which ``finditer`` would silently skip.
+    """
+    append = tokens.append
     i, n, line = 0, len(text), 0
     newline = False
     prev_kind = ""
     # one entry per open "${": the brace depth inside that template expression
     template_depth: list[int] = []
-    match = _MASTER.match
+    finditer = _MASTER.finditer
+    keywords = KEYWORDS
 
     def template_chunk(j: int) -> int:
         """Template characters from ``j`` up to "`" or "${"; appends TEMPLATE and the closer."""
@@ -110,9 +137,73 @@ def tokenize(text: str) -> tuple[list[Token], set[int]]:
         template_depth.append(0)
         return j + 2
 
+    stop = yield i
     while i < n:
-        m = match(text, i)
-        if m is None:  # a character no rule knows (a stray backslash), maybe after whitespace
+        if i >= stop:
+            stop = yield i
+            continue
+        stray = False
+        for m in finditer(text, i):
+            if i >= stop:
+                break
+            if m.start() != i:
+                stray = True  # text[i] starts no token: handled below, then the search restarts
+                break
+            group = m.lastindex
+            space, value = m.group(_WS, group)
+            if space and "\n" in space:
+                line += space.count("\n")
+                newline = True
+            i = m.end()
+            if group == _WORD:
+                kind = KEYWORD if value in keywords else WORD
+                append((kind, value, line, newline))
+                newline, prev_kind = False, kind
+                continue
+            if group == _PUNCT:
+                if (value == "/" or value == "/=") and prev_kind not in _DIVISION_AFTER:
+                    r = _REGEX_BODY.match(text, i - len(value))
+                    append((REGEX, r.group(), line, newline))
+                    newline, prev_kind = False, REGEX
+                    i = r.end()
+                    break  # the regex may run past this match: search again after it
+                if template_depth and value == "{":
+                    template_depth[-1] += 1
+                elif template_depth and value == "}":
+                    if template_depth[-1] == 0:
+                        # closes the "${": swc reports a plain "}" and the template resumes
+                        template_depth.pop()
+                        append((RBRACE, "}", line, newline))
+                        newline = False
+                        i = template_chunk(i)
+                        break
+                    template_depth[-1] -= 1
+                kind = _SIMPLE.get(value) or (ASSIGN if value in _ASSIGN_OPS else BINOP if value in _BIN_OPS else OTHER)
+                append((kind, value, line, newline))
+                newline, prev_kind = False, kind
+                continue
+            if group == _WS:  # trailing whitespace at the end of the file
+                continue
+            if group == _STR:
+                kind = STR
+                append((STR, _unquote(value), line, newline))
+            elif group == _NUM:
+                kind = NUM
+                append((NUM, value, line, newline))
+            elif group == _BQ:
+                append((BACKQUOTE, "`", line, newline))
+                newline = False
+                i = template_chunk(i)
+                break
+            else:  # a comment
+                if group == _BLOCK_COMMENT and "\n" in value:
+                    line += value.count("\n")
+                    newline = True
+                if "nx-ignore-next-line" in value:
+                    ignore_lines.add(line)
+                continue
+            newline, prev_kind = False, kind
+        if stray:  # a character no rule knows (a stray backslash), maybe after whitespace
             while text[i] in " \t\r\n\f\v":
                 if text[i] == "\n":
                     line += 1
@@ -121,148 +212,122 @@ def tokenize(text: str) -> tuple[list[Token], set[int]]:
             append((OTHER, text[i], line, newline))
             newline, prev_kind = False, OTHER
             i += 1
-            continue
-        space = m.group("ws")
-        if space and "\n" in space:
-            line += space.count("\n")
-            newline = True
-        group = m.lastgroup
-        i = m.end()
-        if group == "ws":  # trailing whitespace at the end of the file
-            continue
-        value = m.group(group)
-        line_of_value = line
-        if group == "lc":
-            if "nx-ignore-next-line" in value:
-                ignore_lines.add(line)
-            continue
-        if group == "bc":
-            if "\n" in value:
-                line += value.count("\n")
-                newline = True
-            if "nx-ignore-next-line" in value:
-                ignore_lines.add(line)
-            continue
-        if group == "word":
-            kind = KEYWORD if value in KEYWORDS else WORD
-        elif group == "str":
-            kind, value = STR, _unquote(value)
-        elif group == "num":
-            kind = NUM
-        elif group == "bq":
-            append((BACKQUOTE, "`", line, newline))
-            newline = False
-            i = template_chunk(i)
-            continue
-        else:  # punctuation
-            if (value == "/" or value == "/=") and prev_kind not in _DIVISION_AFTER:
-                r = _REGEX_BODY.match(text, i - len(value))
-                append((REGEX, r.group(), line, newline))
-                newline, prev_kind = False, REGEX
-                i = r.end()
-                continue
-            if template_depth and value == "{":
-                template_depth[-1] += 1
-            elif template_depth and value == "}":
-                if template_depth[-1] == 0:
-                    # closes the "${": swc reports a plain "}" and the template resumes
-                    template_depth.pop()
-                    append((RBRACE, "}", line, newline))
-                    newline = False
-                    i = template_chunk(i)
-                    continue
-                template_depth[-1] -= 1
-            kind = _SIMPLE.get(value) or (ASSIGN if value in _ASSIGN_OPS else BINOP if value in _BIN_OPS else OTHER)
-        append((kind, value, line_of_value, newline))
-        newline, prev_kind = False, kind
-    return tokens, ignore_lines
 
 
 # Block kinds tracked by Nx's scanner to tell a top-level require (static) from one in a function (dynamic).
 BLOCK, FUNCTION, CLASS, OBJECT, OBJECT_TYPE, ARROW, TRY = "block", "function", "class", "object", "object-type", "arrow", "try"
 STATIC, DYNAMIC = "static", "dynamic"
+#: the words that start what Nx's scanner reads: keywords ``import``/``export``, identifier ``require``
+_STATEMENT_STARTS = frozenset({"import", "export", "require"})
 
 
 class _Scanner:
-    """Nx's ``State``: walks the tokens keeping its brace/block bookkeeping."""
+    """Nx's ``State``: reads the tokens in order, keeping its brace/block bookkeeping.
 
-    def __init__(self, tokens: list[Token]) -> None:
-        self.tokens = tokens
+    The bookkeeping is a function of the tokens read so far, and it is consulted only at a
+    dynamic ``import(...)`` and at a ``require(...)``; most files have neither. So ``next()``
+    only reads, and ``catch_up()`` brings the bookkeeping up to the token last read when it is
+    needed: same answers, without a Python-level step per token of every file.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.tokens: list[Token] = []
+        self.ignore_lines: set[int] = set()
+        self._lexer: Generator[int, int, None] | None = _lex(text, self.tokens, self.ignore_lines)
+        self.lexed_to = next(self._lexer)
         self.pos = -1
-        self.current: Token | None = None
-        self.previous: Token | None = None
         self.import_type = DYNAMIC
         self.open_braces = 0
         self.open_brackets = 0
         self.blocks: list[str] = []
         self.next_block = BLOCK
+        self.caught_up = 0  # tokens[:caught_up] are in the bookkeeping
+
+    def lex_to(self, stop: int) -> None:
+        """Lex the text at least up to position ``stop`` (or to its end)."""
+        if self._lexer is None:
+            return
+        try:
+            self.lexed_to = self._lexer.send(stop)
+        except StopIteration:
+            self._lexer = None
 
     def next(self) -> Token | None:
-        self.previous = self.current
         self.pos += 1
-        tok = self.tokens[self.pos] if self.pos < len(self.tokens) else None
-        self.current = tok
-        if tok is None:
-            return None
-        kind = tok[0]
-        if kind == DOLLAR_LBRACE:
-            self.open_braces += 1
-        elif kind == LBRACE:
-            self.open_braces += 1
-            self.blocks.append(self.next_block)
-        elif kind == RBRACE:
-            self.open_braces -= 1
-            self.next_block = BLOCK
-            if self.blocks:
-                self.blocks.pop()
-        elif kind == LBRACKET:
-            self.open_brackets += 1
-        elif kind == RBRACKET:
-            self.open_brackets -= 1
-        in_object = OBJECT in self.blocks
-        in_array = self.open_brackets > 0
-        if tok[3] and self.open_braces == 0:
-            self.import_type = DYNAMIC
-        prev = self.previous
-        prev_is_ident = prev is not None and prev[0] == WORD
-        if kind == WORD and tok[1] == "as":
-            self.import_type = STATIC
-        elif kind == KEYWORD:
-            if tok[1] == "export":
-                self.import_type = DYNAMIC
-            elif tok[1] == "function":
-                self.next_block = FUNCTION
-            elif tok[1] == "class":
-                self.next_block = CLASS
-            elif tok[1] in ("try", "catch", "finally"):
-                self.next_block = TRY
-        elif kind == ASSIGN:
-            self.import_type = DYNAMIC
-            self.next_block = OBJECT
-        elif kind == LPAREN:
-            if prev is not None:
-                self.next_block = OBJECT if prev_is_ident else ARROW
-        elif kind == LBRACKET:
-            if prev is not None:
-                self.next_block = OBJECT_TYPE if prev[0] == COLON else OBJECT
-        elif kind == COMMA:
-            if in_array:
-                self.next_block = OBJECT
-        elif kind == BINOP:
-            if tok[1] == "<":
-                if prev_is_ident:
-                    self.import_type = STATIC
-            elif tok[1] != "/":
-                self.import_type = DYNAMIC
-        elif kind in (DOLLAR_LBRACE, LBRACE, SEMI):
-            self.import_type = DYNAMIC
-        elif kind == COLON and prev is not None:
-            if in_object and (prev[0] in (STR, RBRACKET) or prev_is_ident):
-                self.import_type = DYNAMIC
-            else:
-                self.next_block = OBJECT_TYPE
-                self.import_type = STATIC
-        return tok
+        tokens = self.tokens
+        while self.pos >= len(tokens) and self._lexer is not None:
+            self.lex_to(self.lexed_to + 1)  # one more token: a statement rarely reads far
+        return tokens[self.pos] if self.pos < len(tokens) else None
+
+    def catch_up(self) -> None:
+        """Apply the bookkeeping of every token read since the last call."""
+        tokens = self.tokens
+        end = min(self.pos + 1, len(tokens))
+        import_type, open_braces, open_brackets = self.import_type, self.open_braces, self.open_brackets
+        blocks, next_block = self.blocks, self.next_block
+        prev = tokens[self.caught_up - 1] if self.caught_up else None
+        for k in range(self.caught_up, end):
+            tok = tokens[k]
+            kind = tok[0]
+            if kind == DOLLAR_LBRACE:
+                open_braces += 1
+            elif kind == LBRACE:
+                open_braces += 1
+                blocks.append(next_block)
+            elif kind == RBRACE:
+                open_braces -= 1
+                next_block = BLOCK
+                if blocks:
+                    blocks.pop()
+            elif kind == LBRACKET:
+                open_brackets += 1
+            elif kind == RBRACKET:
+                open_brackets -= 1
+            if tok[3] and open_braces == 0:
+                import_type = DYNAMIC
+            prev_is_ident = prev is not None and prev[0] == WORD
+            if kind == WORD:
+                if tok[1] == "as":
+                    import_type = STATIC
+            elif kind == KEYWORD:
+                if tok[1] == "export":
+                    import_type = DYNAMIC
+                elif tok[1] == "function":
+                    next_block = FUNCTION
+                elif tok[1] == "class":
+                    next_block = CLASS
+                elif tok[1] in ("try", "catch", "finally"):
+                    next_block = TRY
+            elif kind == ASSIGN:
+                import_type = DYNAMIC
+                next_block = OBJECT
+            elif kind == LPAREN:
+                if prev is not None:
+                    next_block = OBJECT if prev_is_ident else ARROW
+            elif kind == LBRACKET:
+                if prev is not None:
+                    next_block = OBJECT_TYPE if prev[0] == COLON else OBJECT
+            elif kind == COMMA:
+                if open_brackets > 0:  # in an array
+                    next_block = OBJECT
+            elif kind == BINOP:
+                if tok[1] == "<":
+                    if prev_is_ident:
+                        import_type = STATIC
+                elif tok[1] != "/":
+                    import_type = DYNAMIC
+            elif kind in (DOLLAR_LBRACE, LBRACE, SEMI):
+                import_type = DYNAMIC
+            elif kind == COLON and prev is not None:
+                if OBJECT in blocks and (prev[0] in (STR, RBRACKET) or prev_is_ident):
+                    import_type = DYNAMIC
+                else:
+                    next_block = OBJECT_TYPE
+                    import_type = STATIC
+            prev = tok
+        self.import_type, self.open_braces, self.open_brackets = import_type, open_braces, open_brackets
+        self.next_block = next_block
+        self.caught_up = max(self.caught_up, end)
 
 
 def _template_literal(s: _Scanner) -> tuple[bool, str | None]:
@@ -295,6 +360,7 @@ def _in_import(s: _Scanner) -> tuple[str, str] | None:
                 literal = raw
             elif cur[0] == RPAREN:
                 if literal is not None:
+                    s.catch_up()
                     return literal, s.import_type
             else:
                 return None
@@ -357,6 +423,7 @@ def _in_require(s: _Scanner) -> tuple[str, str] | None:
         elif kind == RPAREN:
             if found is None:
                 return None
+            s.catch_up()
             static = all(b == OBJECT for b in s.blocks)
             return found, STATIC if static else DYNAMIC
         elif found is not None:
@@ -368,19 +435,26 @@ def _in_require(s: _Scanner) -> tuple[str, str] | None:
 
 def find_imports(text: str) -> FileImports:
     """Static and dynamic import specifiers of one file, in source order (duplicates kept)."""
-    tokens, ignore_lines = tokenize(text)
-    s = _Scanner(tokens)
+    s = _Scanner(text)
+    # Nx's loop reads token by token and skips all but these words, so no token after the last
+    # of them in the text can start a statement: lex only that far (and on as a statement reads)
+    s.lex_to(max((at + len(word) for word in _STATEMENT_STARTS if (at := text.rfind(word)) >= 0), default=0))
+    tokens, ignore_lines = s.tokens, s.ignore_lines
     static: list[str] = []
     dynamic: list[str] = []
-    while (tok := s.next()) is not None:
-        if tok[0] == KEYWORD and tok[1] == "import":
-            found = _in_import(s)
-        elif tok[0] == KEYWORD and tok[1] == "export":
-            found = _in_export(s)
-        elif tok[0] == WORD and tok[1] == "require":
-            found = _in_require(s)
-        else:
+    # and jump from one to the next instead of stepping through the tokens between them
+    starts = [k for k, tok in enumerate(tokens) if tok[1] in _STATEMENT_STARTS and tok[0] in (KEYWORD, WORD)]
+    for k in starts:
+        if k <= s.pos:  # read as part of the previous statement
             continue
+        s.pos = k
+        tok = tokens[k]
+        if tok[1] == "import":
+            found = _in_import(s)
+        elif tok[1] == "export":
+            found = _in_export(s)
+        else:
+            found = _in_require(s)
         if found is None or (tok[2] - 1) in ignore_lines:
             continue
         (static if found[1] == STATIC else dynamic).append(found[0])
