@@ -33,6 +33,9 @@ Targets that nx.json ``plugins`` infer: ``nx_plugins`` models ``@nx/vitest`` and
 ``@nx/jest/plugin`` (the ``test`` targets real repos get from them); other plugins' targets
 (and the projects they might add) are unknown statically -- a warning names each one.
 npm packages (external nodes) are not modelled.
+Every public package.json project gets Nx's implicit ``nx-release-publish`` target when
+``@nx/js`` resolves from the workspace's ``node_modules`` (``nx_workspace.NxJsLookup``); an
+``@nx/js`` beside an nx installed outside the workspace is the case a static read cannot see.
 
 Tool mode runs ``nx graph --file`` once, with the daemon, Nx Cloud and the TUI off and
 Nx's state directory in a temporary directory, so nothing is written into the repo.
@@ -81,8 +84,11 @@ LOCKFILES = ("yarn.lock", "package-lock.json", "pnpm-lock.yaml", "pnpm-lock.yml"
 #: projects --affected`` marks no project (measured with nx 24.0.6, ``--files`` and git ranges;
 #: nested ones, ``libs/.nxignore`` or a project's ``.gitignore``, are ordinary files)
 ROOT_IGNORE_FILES = (".gitignore", ".nxignore")
-#: what nx prints when it could not build the whole project graph (exit code 0 nevertheless)
-GRAPH_FAILURE_MARKERS = ("error occurred while processing the project graph", "Failed to process project graph")
+#: what nx prints when it could not build the whole project graph (exit code 0 nevertheless):
+#: "An error occurred while processing the project graph", or with two plugins failing
+#: "2 errors occurred while processing the project graph. Showing partial graph." (measured
+#: with nx 24.0.6: then ``nx show projects --affected`` and ``nx affected`` exit 1)
+GRAPH_FAILURE_MARKERS = ("occurred while processing the project graph", "Failed to process project graph")
 NX_TOOL_ENV = {
     "NX_DAEMON": "false",
     "NX_NO_CLOUD": "true",
@@ -704,9 +710,10 @@ class NxAdapter(Adapter):
         return {n.id for n in graph.nodes() if moved & packages.closure(n.meta.get("externals") or ())}
 
     def nodes_for_file_versions(self, graph: BuildGraph, path: str, before: str | None, after: str | None) -> list[str] | None:
-        """The projects a root tsconfig change over a git range touches (``root_tsconfig_touched``);
-        None -- every project, and every test task -- for any other change of it. For the root
-        package.json: what owns it plus what its dependency changes name (``root_manifest_touched``)."""
+        """The projects a root tsconfig change over a git range touches (``root_tsconfig_touched``,
+        plus those whose inputs name it); None -- every project, and every test task -- for any
+        other change of it. For the root package.json: what owns it plus what its dependency
+        changes name (``root_manifest_touched``)."""
         if path in LOCKFILES:
             moved = self.moved_packages(path, before, after) if dependency_updates(self.nx_json()) == "auto" else None
             if moved is None or after is None:
@@ -732,7 +739,10 @@ class NxAdapter(Adapter):
             return None
         roots = {n.id: str(n.meta.get("root") or ".") for n in graph.nodes() if self.reportable(graph, n.id)}
         touched = root_tsconfig_touched(before, after, roots)
-        return None if touched is None else sorted(touched)
+        # the projects whose inputs name the file ({workspaceRoot}/tsconfig.base.json in
+        # sharedGlobals) count it as for any other file, whatever changed in it (measured with
+        # nx 24.0.6: a paths-only or whitespace-only change still marks them affected)
+        return None if touched is None else sorted(touched | set(self.nodes_for_changed_file(graph, path)))
 
 
 def root_tsconfig_touched(before: str | None, after: str | None, roots: dict[str, str]) -> set[str] | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache, partial
@@ -276,6 +277,70 @@ def _targets_from_manifest(manifest: dict[str, Any], sibling: dict[str, Any] | N
     return targets
 
 
+#: the target Nx 24 adds to every public package.json project once ``@nx/js`` is installed
+RELEASE_PUBLISH = "nx-release-publish"
+RELEASE_PUBLISH_EXECUTOR = "@nx/js:release-publish"
+
+
+@dataclass
+class NxJsLookup:
+    """Whether ``@nx/js`` resolves for a project, as Nx's ``hasNxJsPlugin`` asks Node:
+    ``require.resolve('@nx/js/package.json', {paths: [projectRoot, <root>/.nx/installation,
+    <root>, <nx's own directory>]})``. Node looks in ``node_modules`` of each path and its
+    ancestors, then in ``NODE_PATH`` and ``~/.node_modules``/``~/.node_libraries``.
+
+    Measured with nx 24.0.6: a stub ``node_modules/@nx/js/package.json`` at the workspace root
+    is enough (the target appears; without it, it does not). nx's own directory is the one
+    place a static read cannot see: an nx installed outside the workspace (globally, or
+    ctxsel's test oracles) next to an ``@nx/js`` gives every public package the target too.
+    """
+
+    root: Path
+    tracker: InputTracker
+    _seen: dict[Path, bool] = field(default_factory=dict)
+
+    def resolves(self, project_root: str) -> bool:
+        starts = (self.root / project_root, self.root / ".nx" / "installation", self.root)
+        return any(self._in_tree(start) for start in starts) or any(
+            self.tracker.exists(Path(d) / "@nx" / "js" / "package.json") for d in self._global_dirs())
+
+    def _in_tree(self, start: Path) -> bool:
+        """``node_modules/@nx/js`` in ``start`` or an ancestor (Node's ``_nodeModulePaths``,
+        which skips directories that are themselves named node_modules)."""
+        for directory in (start, *start.parents):
+            if directory not in self._seen:
+                self._seen[directory] = directory.name != "node_modules" and self.tracker.exists(
+                    directory / "node_modules" / "@nx" / "js" / "package.json")
+            if self._seen[directory]:
+                return True
+        return False
+
+    @staticmethod
+    def _global_dirs() -> list[str]:
+        home = os.environ.get("HOME", "")
+        extra = [os.path.join(home, ".node_modules"), os.path.join(home, ".node_libraries")] if home else []
+        return [d for d in os.environ.get("NODE_PATH", "").split(os.pathsep) if d] + extra
+
+
+def release_publish_target(manifest: dict[str, Any], targets: dict[str, Any], nx_json: dict[str, Any],
+                           has_nx_js: Callable[[], bool]) -> dict[str, Any] | None:
+    """The ``nx-release-publish`` target Nx's ``readTargetsFromPackageJson`` adds to a package.json
+    project, or None: only when the package is not ``private`` (JavaScript truthiness: measured,
+    ``"private": "false"`` gets none, ``0`` gets it), has no target of that name from its scripts or
+    ``nx.targets``, and ``@nx/js`` resolves. nx.json's catch-all targetDefaults for it are spread
+    in, their ``dependsOn`` after ``^nx-release-publish`` (measured: ``["^nx-release-publish",
+    "build"]`` under a targetDefaults ``dependsOn: ["build"]``); entries with a ``projects``
+    filter do not apply here, as Nx reads them without a project."""
+    if _js_truthy(manifest.get("private")) or RELEASE_PUBLISH in targets or not has_nx_js():
+        return None
+    spec = {"executor": RELEASE_PUBLISH_EXECUTOR}
+    nobody = NxProject(name="", root=".")
+    default = target_default(nx_json, RELEASE_PUBLISH, spec, nobody, {}, below_own=False) or {}
+    extra = default.get("dependsOn") if isinstance(default.get("dependsOn"), list) else []
+    options = default.get("options") if isinstance(default.get("options"), dict) else {}
+    return {**spec, **default, "dependsOn": [f"^{RELEASE_PUBLISH}", *extra], "options": dict(options)}
+
+
 def _string_list(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
@@ -358,6 +423,7 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
             in_globs.discard(".")
 
     by_root: dict[str, NxProject] = {}
+    nx_js = NxJsLookup(root, tracker)
     project_jsons: dict[str, tuple[str, dict[str, Any]]] = {}
     for f in files:
         if f == "project.json" or f.endswith("/project.json"):
@@ -386,11 +452,15 @@ def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
                 hint='add a "name" (Nx fails on this workspace too)',
             )
         name = nx.get("name") or manifest.get("name") or _to_project_name(proj_root)
+        targets = _targets_from_manifest(manifest, sibling.get(proj_root))
+        publish = release_publish_target(manifest, targets, nx_json, partial(nx_js.resolves, proj_root))
+        if publish is not None:
+            targets[RELEASE_PUBLISH] = publish
         project = NxProject(
             name=str(name),
             root=proj_root,
             project_type=nx.get("projectType"),
-            targets=_targets_from_manifest(manifest, sibling.get(proj_root)),
+            targets=targets,
             tags=manifest_tags(manifest),
             implicit=_string_list(nx.get("implicitDependencies")),
             implicit_source=f if nx.get("implicitDependencies") else "",
