@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
@@ -126,15 +127,19 @@ def workspace_target(
     found = exact_version(candidates, wanted) if pnpm else None
     if found is not None:
         return found
-    # ``workspace: *`` is ``*``; pnpm trims only spaces and tabs (``workspace:*\n`` is no link, measured)
-    trimmed = wanted.strip(" \t") if pnpm else wanted.strip()
-    if wanted == "" or trimmed in ("*", "^", "~"):
-        return highest(candidates, None)
     if pnpm:
         from . import semver
 
+        # only ``*``, ``^`` and ``~`` written exactly accept any version: pnpm 12 reads
+        # ``workspace:* `` as the range ``*`` (no prerelease links) and ``workspace: ^`` as no
+        # range (only a package without a version links), measured
+        if wanted in ("", "*", "^", "~"):
+            return highest(candidates, None)
         # no range pnpm can read (``workspace:latest``): still a package without a version links
         return highest(candidates, semver.pnpm_range(wanted) or semver.UNSATISFIABLE)
+    trimmed = wanted.strip()
+    if wanted == "" or trimmed in ("*", "^", "~"):
+        return highest(candidates, None)
     return highest(candidates, trimmed)  # ``workspace:  ^1.0.0  `` is ``^1.0.0``
 
 
@@ -164,7 +169,8 @@ def highest(
       version string, even one pnpm cannot parse: next to a ``1.0`` (or ``""``) sibling it
       links for no spec, ``workspace:*`` included;
     - a ``plain`` range (``^1.0.0`` under ``linkWorkspacePackages``) links only a parsed
-      version, and ``*`` then accepts prereleases too (``1.0.0-rc.1`` links for ``*``).
+      version, and ``*`` then accepts prereleases too (``1.0.0-rc.1`` links for ``*``), but
+      only written exactly: ``* `` is the range ``*``, which a prerelease does not satisfy.
     """
     from . import semver
 
@@ -174,7 +180,7 @@ def highest(
     candidates = [p for p in candidates if p.version is None or parsed_of[id(p)] is not None]
     if plain:
         candidates = [p for p in candidates if p.version is not None]
-        if range_text is not None and _text(range_text).strip(" \t") == "*":
+        if range_text is not None and _text(range_text) == "*":
             range_text = None
     best: JsPackage | None = None
     best_key: tuple | None = None
@@ -226,6 +232,46 @@ def json_depth_line(text: str, limit: int) -> int | None:
     return None
 
 
+def serde_json_problem(value: object) -> str | None:
+    """What in a parsed package.json pnpm's and turbo's JSON readers refuse although it is JSON, or None.
+
+    pnpm 12.4.2 (serde_json) and turbo 2.11.11 (both Rust) stop on a number beyond a 64-bit
+    float (``1e999``, ``-1e309``, an integer of 400 digits) and on a ``\\uD800``-``\\uDFFF``
+    escape that is no surrogate pair, in a key or a value, whatever the field (pnpm: "number out
+    of range", "lone leading surrogate in hex escape"; turbo: "expected valid JSON"; measured:
+    every command of both fails). Python's json reads both (``inf``, a lone surrogate).
+    """
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            if any("\ud800" <= c <= "\udfff" for c in item):
+                return "a \\u escape that is half a UTF-16 surrogate pair"
+        elif isinstance(item, (int, float)) and not isinstance(item, bool) and abs(item) > sys.float_info.max:
+            return "a number too large for a 64-bit float"
+    return None
+
+
+#: a ``\uXXXX`` surrogate escape (with the low half that may follow a high one), and a JSON number
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+_JSON_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+_JSON_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
+
+
+def serde_json_problem_line(text: str) -> int | None:
+    """The line of the first lone surrogate escape or too-large number in a JSON text."""
+    lone = next((m for m in _SURROGATE_ESCAPE.finditer(text) if len(m.group(0)) == 6), None)
+    outside = _JSON_STRING.sub(lambda m: " " * len(m.group(0)), text)  # strings hold no newline
+    huge = next((m for m in _JSON_NUMBER.finditer(outside) if abs(float(m.group(0))) == float("inf")), None)
+    found = [m.start() for m in (lone, huge) if m is not None]
+    return text.count("\n", 0, min(found)) + 1 if found else None
+
+
 class PackageGraphAdapter(Adapter):
     """A workspace of package.json packages; subclasses supply one tool's linking rules."""
 
@@ -249,6 +295,8 @@ class PackageGraphAdapter(Adapter):
     #: the deepest nesting of objects/arrays this tool's JSON parser reads in a package.json
     #: (None: as deep as Python's ``json`` reads, ~990 levels, past which ctxsel names the file)
     max_manifest_depth: ClassVar[int | None] = None
+    #: whether the tool refuses what ``serde_json_problem`` finds in a package.json
+    serde_json: ClassVar[bool] = False
 
     def workspace(self, tracker: InputTracker) -> JsWorkspace:
         """The packages this tool sees: ``discover``'s answer, which a tool may adjust
@@ -300,8 +348,11 @@ class PackageGraphAdapter(Adapter):
         return merged
 
     def check_manifest_depth(self, ws: JsWorkspace) -> None:
-        """Refuse a package.json nested deeper than the tool's parser reads (``max_manifest_depth``):
-        the tool then fails on every command, whichever package it is."""
+        """Refuse a package.json nested deeper than the tool's parser reads (``max_manifest_depth``)
+        or holding what serde_json refuses (``serde_json``): the tool then fails on every
+        command, whichever package it is."""
+        if self.serde_json:
+            self.check_serde_values(ws)
         limit = self.max_manifest_depth
         if limit is None:
             return
@@ -317,6 +368,20 @@ class PackageGraphAdapter(Adapter):
                 line = None
             raise ParseError(f"nested more than {limit} objects/arrays deep, which {self.name} cannot read",
                              Location(rel, line), hint=f"every {self.name} command fails on this file")
+
+    def check_serde_values(self, ws: JsWorkspace) -> None:
+        """Refuse a package.json whose numbers or strings serde_json cannot read (``serde_json_problem``)."""
+        for pkg in ws.packages:
+            why = serde_json_problem(pkg.manifest)
+            rel = f"{pkg.dir}/package.json" if pkg.dir else "package.json"
+            if why is None or not (self.root / rel).is_file():
+                continue  # pnpm's package.yaml is no JSON
+            try:
+                line = serde_json_problem_line((self.root / rel).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                line = None
+            raise ParseError(f"holds {why}, which {self.name} cannot read", Location(rel, line),
+                             hint=f"every {self.name} command fails on this file")
 
     def prepare(self, ws: JsWorkspace, tracker: InputTracker) -> None:
         """Read tool settings the linking rules need (``.npmrc``, turbo.json), before any edge."""

@@ -258,14 +258,14 @@ def pnpm_glob_problem(glob: str) -> str | None:
     unbalanced or empty ``{}``/``[]``, ``,`` outside braces, ``(``, ``)``, ``:``) except that an
     empty path segment (``p//a``) is accepted, plus: ``**`` only as a whole segment, never twice
     in a row nor inside braces (``p/a**``, ``p/***``, ``p/**/**``, ``p/{a,**}``); a ``\`` only
-    before a character glob syntax uses (``p/\a``, a trailing ``\``); and a class whose ``-``
+    before a character ``PNPM_ESCAPES`` lists (not ``p/\a``, a trailing ``\``); and a class whose ``-``
     is no range between two characters (``[-a]``, ``[a-]``, ``[a-b-c]``) or that holds only ``!``.
     """
     from .turbo import workspace_glob_problem  # the grammar both tools share
 
     while "//" in glob:
         glob = glob.replace("//", "/")
-    why = workspace_glob_problem(glob)
+    why = workspace_glob_problem(glob, PNPM_ESCAPES)
     if why is not None:
         return why
     segments = glob.split("/")
@@ -274,9 +274,6 @@ def pnpm_glob_problem(glob: str) -> str | None:
             return "a ** that is not a whole path segment" if "{" not in seg else "a ** inside braces"
         if seg == nxt == "**":
             return "two ** segments in a row"
-    for i, c in enumerate(glob):
-        if c == "\\" and (i + 1 == len(glob) or glob[i + 1] not in _ESCAPABLE):
-            return "a \\ that escapes nothing"
     for body in _CLASS.findall(glob):
         items = body[1:] if body.startswith("!") else body
         if not items or not _CLASS_ITEMS.fullmatch(items):
@@ -284,8 +281,10 @@ def pnpm_glob_problem(glob: str) -> str | None:
     return None
 
 
-#: what a ``\`` may escape in pnpm 12's globs (``p/\*`` is a literal ``*``; ``p/\a`` is refused, measured)
-_ESCAPABLE = frozenset("*?[]{}()!,:\\-^")
+#: what a ``\`` may escape in pnpm 12.4.2's globs, outside a class and inside one: turbo's
+#: (``turbo.TURBO_ESCAPES``) plus ``:`` outside (``p/\:x`` is read; measured, as are ``p/\*``, the
+#: directory ``*``, and the refused ``p/\a``, ``p/\!x``, ``p/\-x``, ``p/\^x``, ``p/[\*a]x``)
+PNPM_ESCAPES = ("*?[]{}(),:", "-]")
 #: a ``[...]`` class's body
 _CLASS = re.compile(r"\[((?:\\.|[^\]\\])+)\]")
 #: a class body as pnpm reads it: characters (or escapes), each optionally a range ``a-z``
@@ -325,6 +324,7 @@ class PnpmAdapter(PackageGraphAdapter):
     #: serde_json's recursion limit: a package.json (the root's too) 128 levels deep fails every
     #: pnpm 12.4.2 command ("recursion limit exceeded", ERR_PNPM_PACKAGE_MANIFEST_SERIALIZATION_ERROR; measured)
     max_manifest_depth: ClassVar[int | None] = 127
+    serde_json: ClassVar[bool] = True
     negation_rule: ClassVar[str] = "pnpm"
     root_answers_to_name: ClassVar[bool] = True
 

@@ -72,6 +72,8 @@ from .packages import (
     diagnostic_messages,
     dir_selector,
     path_target,
+    serde_json_problem,
+    serde_json_problem_line,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -405,21 +407,66 @@ def read_turbo_json(root: Path, rel: str, tracker: InputTracker) -> tuple[dict[s
         return None
     where = f"{rel}/{name}" if rel else name
     config = read_jsonc(base / name, tracker)
-    check_turbo_json(config, tracker.read_text(base / name), where, is_root=not rel)
+    text = tracker.read_text(base / name)
+    # turbo.json goes through the JSON reader turbo refuses such package.json files with
+    # (``"env": ["\\udc00"]``: "lone leading surrogate in hex escape", 2.11.11, measured)
+    if (why := serde_json_problem(config)) is not None:
+        raise ParseError(f"holds {why}, which turbo cannot read", Location(where, serde_json_problem_line(text)),
+                         hint="every turbo command fails on this file")
+    check_turbo_json(config, text, where, is_root=not rel)
     return config, where
 
 
-def workspace_glob_problem(glob: str) -> str | None:
+def pnpm_major(ws: JsWorkspace) -> int | None:
+    """The major version of the pnpm the root package.json's ``packageManager`` names
+    (``pnpm@8.6.6+sha512...`` is 8), or None when it names no pnpm version."""
+    root = ws.packages[0] if ws.packages and ws.packages[0].is_root else None
+    pm = root.manifest.get("packageManager") if root is not None else None
+    found = re.match(r"pnpm@(\d+)\.", pm) if isinstance(pm, str) else None
+    return int(found.group(1)) if found else None
+
+
+#: what a ``\`` may escape in turbo 2.11.11's workspace globs, outside a ``[...]`` class and
+#: inside one (measured): ``p/\*``, ``p/\{x``, ``p/\,x`` and ``p/[\-a]x``, ``p/[\]a]x`` are read
+#: (``p/\*`` is the directory ``*``), while ``p/\a``, ``p/a\``, ``p/\:x``, ``p/\!x``,
+#: ``p/\-x``, ``p/\^x``, ``p/\\x`` and ``p/[\*a]x``, ``p/[\!a]x`` make it refuse the glob
+TURBO_ESCAPES = ("*?[]{}(),", "-]")
+
+
+def escape_problem(glob: str, escapes: tuple[str, str]) -> str | None:
+    r"""A ``\`` the glob parser refuses: one escaping nothing (a trailing ``\``) or a character
+    outside ``escapes`` (what it may escape outside a class, and inside one)."""
+    in_class, i = False, 0
+    while i < len(glob):
+        c = glob[i]
+        if c == "\\":
+            allowed = escapes[1] if in_class else escapes[0]
+            if i + 1 == len(glob) or glob[i + 1] not in allowed:
+                return "a \\ that escapes nothing" if i + 1 == len(glob) else f"a \\ before {glob[i + 1]!r}"
+            i += 2
+            continue
+        if c == "[" and not in_class:
+            in_class = True
+        elif c == "]" and in_class:
+            in_class = False
+        i += 1
+    return None
+
+
+def workspace_glob_problem(glob: str, escapes: tuple[str, str] | None = None) -> str | None:
     """Why turbo 2's glob parser refuses a workspace glob (``!`` already stripped), or None.
 
     Measured with 2.11.11 ("Invalid workspace glob ...: malformed glob" / "failed to parse glob
     expression", every manager): an empty path segment (``a//b``, ``a//``); an unbalanced
     ``{}`` or ``[]``; an empty class ``[]``; an empty alternative (``{}``, ``{a,}``, ``{,a}``,
     ``{a,,b}``); a ``,`` outside braces; ``(``, ``)`` (extglobs such as ``!(b)``) and ``:``.
-    A class runs to its first ``]``; ``\\`` escapes the next character.
+    A class runs to its first ``]`` not escaped; ``\\`` escapes the next character, and with
+    ``escapes`` (``TURBO_ESCAPES``, pnpm's ``PNPM_ESCAPES``) only the characters listed there.
     """
     if "//" in glob:
         return "an empty path segment"
+    if escapes is not None and (why := escape_problem(glob, escapes)) is not None:
+        return why
     depth, prev, i = 0, "", 0
     while i < len(glob):
         c = glob[i]
@@ -427,7 +474,10 @@ def workspace_glob_problem(glob: str) -> str | None:
             i, prev = i + 2, "x"
             continue
         if c == "[":
-            end = glob.find("]", i + 1)
+            end = i + 1
+            while end < len(glob) and glob[end] != "]":
+                end += 2 if glob[end] == "\\" else 1
+            end = end if end < len(glob) else -1
             if end < 0:
                 return "a [ without ]"
             if end == i + 1:
@@ -853,6 +903,7 @@ class TurboAdapter(PackageGraphAdapter):
     #: turbo 2.11.11 refuses a package.json (the root's too) 129 levels deep ("Unable to parse
     #: package.json ... expected valid JSON", every command; measured)
     max_manifest_depth: ClassVar[int | None] = 128
+    serde_json: ClassVar[bool] = True
     #: turbo maps every changed path through the head revision's packages only: a deleted
     #: package's files are the root's (``//``), and its dependents are no change unless they
     #: changed themselves (turbo 2.11.11, measured: deleting ``p/a`` with ``b -> a`` selects
@@ -936,7 +987,7 @@ class TurboAdapter(PackageGraphAdapter):
         yarn1 = isinstance(pm, str) and pm.startswith("yarn@1.")
         for glob in ws.globs:
             negated = glob.startswith("!")
-            why = workspace_glob_problem(glob[1:] if negated else glob)
+            why = workspace_glob_problem(glob[1:] if negated else glob, TURBO_ESCAPES)
             if why is None and yarn1 and not negated and glob.endswith("/"):
                 why = "a trailing / with Yarn 1, where turbo appends /node_modules/**"
             if why is None:
@@ -1004,16 +1055,24 @@ class TurboAdapter(PackageGraphAdapter):
             self.link_workspace_packages = True
             return
         npmrc = self.root / ".npmrc"
-        from_npmrc = False
+        from_npmrc: bool | None = None
         if tracker.exists(npmrc):
             for line in tracker.read_text(npmrc).splitlines():
                 key, _, value = line.partition("=")
                 if key.strip() == "link-workspace-packages":
                     from_npmrc = value.strip().lower() in ("true", "deep")
+        # turbo 2.11.11 follows the pnpm that ``packageManager`` names (measured): before pnpm 9
+        # the default is to link and only .npmrc can say otherwise (``linkWorkspacePackages: false``
+        # in pnpm-workspace.yaml still links); from 9 on the default is not to link and a
+        # pnpm-workspace.yaml setting wins over .npmrc (``true`` there, ``false`` in the YAML: no link)
+        major = pnpm_major(ws)
+        if major is not None and major < 9:
+            self.link_workspace_packages = True if from_npmrc is None else from_npmrc
+            return
         # a YAML boolean true or the string "deep"; the string "true" (quoted) links nothing (measured)
         link = ws.settings.get("linkWorkspacePackages")
         from_yaml = link is True or link == "deep"
-        self.link_workspace_packages = from_npmrc or from_yaml
+        self.link_workspace_packages = from_yaml if link is not None else bool(from_npmrc)
 
     def warn(self, text: str) -> None:
         """A warning carried with the graph (so a cache hit prints it too), once."""

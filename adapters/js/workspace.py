@@ -505,8 +505,9 @@ class GlobReading:
     npm_links: bool = False
     #: yarn 1 ignores ``<pattern>/node_modules/**`` alone (``_yarn1_ignored``)
     yarn1_ignore: bool = False
-    #: what ``\`` is: "separator" (npm turns it into ``/``; pnpm and turbo have their own
-    #: checks), "escape" (yarn 1: ``\x`` is a literal ``x``, ``p/\{y\}`` the directory ``{y}``)
+    #: what ``\`` is: "separator" (npm turns it into ``/``), "escape" (yarn 1, pnpm and turbo:
+    #: ``\x`` is a literal ``x``, ``p/\{y\}`` the directory ``{y}``; pnpm and turbo refuse the
+    #: escapes ``pnpm.PNPM_ESCAPES`` and ``turbo.TURBO_ESCAPES`` leave out)
     #: or "berry" (an escape, but one before a glob character selects nothing; ``_mask_escapes``)
     backslash: str = "separator"
 
@@ -521,6 +522,8 @@ READINGS: dict[str, GlobReading] = {
                          yarn1_ignore=True, backslash="escape"),
     "berry": GlobReading(segments="micromatch", node_braces=True, absolute_nothing=True, skip=NPM_SKIP_DIRS,
                          static_patterns_exempt=True, backslash="berry"),
+    # turbo 2.11.11 reads ``p/\*`` as the directory ``*``, as pnpm 12.4.2 does (``_alternatives``; measured)
+    "turbo": GlobReading(backslash="escape"),
 }
 
 
@@ -675,7 +678,7 @@ def expand_globs(
 def _alternatives(pattern: str, negation_rule: str) -> list[str]:
     """The brace expansions of one positive glob that the tool walks (``NEGATION_RULES``, ``READINGS``)."""
     if negation_rule == "pnpm":
-        return _pnpm_alternatives(pattern)
+        return _pnpm_alternatives(_mask_escapes(pattern))
     reading = READINGS.get(negation_rule, GlobReading())
     if (reading.absolute_nothing and pattern.startswith("/")) or (negation_rule == "npm" and _npm_dot_segment(pattern)):
         return []
