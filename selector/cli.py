@@ -102,6 +102,15 @@ class GlobalOptions:
         )
 
 
+def _print_version(value: bool) -> None:
+    """``ctxsel --version``: the first line of a bug report, answered before any workspace is looked for."""
+    if value:
+        from . import __version__
+
+        print(f"ctxsel {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _global(
     ctx: typer.Context,
@@ -112,6 +121,7 @@ def _global(
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the graph instead of reusing .ctxsel/cache."),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No warnings or progress on stderr."),
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version, help="Print ctxsel's version and exit."),
 ) -> None:
     ctx.obj = GlobalOptions(repo, adapter, source, query_file, not no_cache, debug, quiet)
 

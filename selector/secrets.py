@@ -107,6 +107,10 @@ _ASSIGNMENT_HINT = re.compile(r"(?i)passw|passphrase|pwd|secret|token|api[_\-]?k
 # holds it; and the credentials of an HTTP Authorization header, whose scheme is case-insensitive
 # (RFC 9110, 11.1): actions/checkout persists ``AUTHORIZATION: basic <token>`` in .git/config.
 _B64_PEM = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{8,}={0,2}")
+# yarn 2+'s registry credentials in .yarnrc.yml, settings yarn itself declares SECRET
+# (@yarnpkg/plugin-npm): ``npmAuthIdent`` is ``user:password`` or its base64, which neither the
+# random-looking nor the password-name rule sees. The span takes the quotes with the value.
+_YARN_AUTH = re.compile(r"""\bnpmAuth(?:Ident|Token)["']?[ \t]*:[ \t]*(?P<secret>"[^"\n]*"|'[^'\n]*'|[^\s#"'][^\s#]*)""")
 _AUTH_HEADER = re.compile(r"(?i:\bauthorization)[\"']?[ \t]*[:=,][ \t]*[\"'`]?(?i:Basic|Bearer|Token)[ \t]+"
                           r"(?P<secret>[A-Za-z0-9+/=_\-.~]{16,})")
 
@@ -203,6 +207,8 @@ class SecretRules:
                     if not _ASSIGNMENT_HINT.search(m.group("name")):
                         continue  # an assignment, but not to a password/secret/token/key name
                     value = m.group("secret")
+                    if _VERSION.fullmatch(value):
+                        continue  # a package's version, not its credential
                     if not m.group("quote") and (text[m.end():m.end() + 1] in ("(", "[")
                                                  or re.fullmatch(r"[A-Za-z_$][A-Za-z_$]*", value)):
                         continue  # getPassword(user), tokens[i], an identifier: code, not a value
@@ -266,6 +272,7 @@ _NEEDS_ONE_OF: dict[tuple[str, int], tuple[str, ...]] = {
         (_BUILTIN["twilio-key"], ("SK",)),
         (_BUILTIN["telegram-bot-token"], (":AA",)),
         (_BUILTIN["age-secret-key"], ("AGE-SECRET-KEY-1",)),
+        (_YARN_AUTH.pattern, ("npmAuth",)),
     )
 }
 # The same for case-insensitive patterns, looked up in the folded text (``_fold``).
@@ -335,7 +342,14 @@ def _is_base64_private_key(value: str) -> bool:
 _CHECKED_PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[str], bool]], ...] = (
     ("private-key", _B64_PEM, _is_base64_private_key),
     ("auth-header", _AUTH_HEADER, lambda value: _looks_random(value, 3.0)),
+    ("yarn-auth", _YARN_AUTH, lambda value: _is_credential_value(value.strip("\"'"))),
 )
+
+
+def _is_credential_value(value: str) -> bool:
+    """A value that is the credential itself, not a ``${NPM_TOKEN}`` reference to the environment
+    (the usual spelling in a committed .yarnrc.yml), a documentation placeholder (``<TOKEN>``) or empty."""
+    return bool(value) and not re.fullmatch(r"\$\{[^}]*\}|<[^>]*>", value)
 
 
 def nested_repeat(regex: str) -> bool:
@@ -427,9 +441,21 @@ def _is_name(value: str) -> bool:
                 or re.fullmatch(r"[a-z]+(?:[_\-][a-z]+)*|[A-Z]+(?:_[A-Z]+)*", value))
 
 
+def _is_scope_name(value: str) -> bool:
+    """Lower-case words joined by dots and dashes: a TextMate scope or message key
+    (``token: 'meta.diff.header.to-file'`` in a Monaco theme), never a generated credential. Not a
+    name for a literal assigned to a password, where ``correct.horse-battery.staple`` is a passphrase."""
+    return re.fullmatch(r"[a-z]+(?:[._\-][a-z]+)*", value) is not None
+
+
+#: a dependency's version or range (``better-auth: 1.4.0-beta.9``, ``keyvault-secrets: ^4.9.0`` in
+#: a pnpm catalog): the name says auth/secret, the value is no credential
+_VERSION = re.compile(r"[~^<>=v]{0,2}\d+(?:\.\d+){1,3}(?:[-+][0-9a-z.\-]+)?")
+
+
 def _looks_random(value: str, min_entropy: float) -> bool:
     """A value that is a secret rather than code: random-looking, not a name or placeholder."""
-    if _is_name(value):
+    if _is_name(value) or _is_scope_name(value):
         return False
     classes = sum(bool(re.search(rx, value)) for rx in (r"[a-z]", r"[A-Z]", r"[0-9]", r"[^A-Za-z0-9]"))
     return classes >= 2 and shannon_entropy(value) >= min_entropy

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ctxsel.adapters import Adapter, AdapterOptions, adapter_class, find_workspace
 
-from .cache import cached_graph
+from .cache import InputTracker, cached_graph
 from .errors import UserError
 from .graph import BuildGraph
 
@@ -86,6 +86,17 @@ class TestSelection:
         return body
 
 
+def _load_keeping_warnings(adapter: Adapter, tracker: InputTracker) -> BuildGraph:
+    """The adapter's graph, carrying the warnings its loading gave (an nx.json plugin static mode
+    does not model, a workspace glob matching nothing): a cache hit skips loading, and the same
+    files must warn the same on every run, not only on the first."""
+    before = len(adapter.warnings)
+    graph = adapter.load(tracker)
+    graph.warnings.extend(w for w in adapter.warnings[before:] if w not in graph.warnings)
+    del adapter.warnings[before:]
+    return graph
+
+
 class Workspace:
     """A repository, its adapter and its (cached) build graph."""
 
@@ -114,7 +125,8 @@ class Workspace:
         root, name = find_workspace(start, adapter)
         options = AdapterOptions(source=source, query_file=query_file, extra=dict(extra or {}), use_cache=use_cache)
         impl = adapter_class(name)(root, options)
-        graph = cached_graph(root, impl.cache_key(), impl.load, use_cache=use_cache)
+        graph = cached_graph(root, impl.cache_key(), lambda tracker: _load_keeping_warnings(impl, tracker),
+                             use_cache=use_cache)
         ws = cls(root, impl, graph)
         ws.use_cache = use_cache
         ws.warnings.extend(impl.warnings)
