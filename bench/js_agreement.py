@@ -163,7 +163,12 @@ def main(argv: list[str] | None = None) -> int:
 
         own = yarn_release(args.root)
         yarn = str(args.root.resolve() / own) if own else shutil.which("yarn")  # yarn runs with cwd=root
-    agree, total, problems = agreement(args.root, args.tool, args.tests, yarn)
+    try:
+        agree, total, problems = agreement(args.root, args.tool, args.tests, yarn)
+    except subprocess.CalledProcessError as err:  # the tool refuses the whole workspace (polaris's turbo 1 turbo.json)
+        said = " | ".join(line.strip() for line in (err.stderr or err.stdout or "").splitlines() if line.strip())
+        print(f"{args.root.name}: {args.tool} refuses the workspace ({' '.join(map(str, err.cmd))}: exit {err.returncode}): {said[:300]}")
+        return 1
     print(f"{args.root.name}: {agree}/{total} packages agree with {args.tool}")
     for line in problems:
         print("  " + line)

@@ -169,7 +169,40 @@ class NpmAdapter(PackageGraphAdapter):
         # npm's EDUPLICATEWORKSPACE and yarn's "Duplicate workspace name"; the root is no workspace for npm
         require_unique_names(ws, f"{self.name} needs unique workspace names")
         self._root_link = self.root_link_name(ws)
+        self._unlinked = self.case_shadowed(ws)
         return ws
+
+    #: dirs of workspaces npm never installs (``case_shadowed``); set by ``workspace``
+    _unlinked: frozenset[str] = frozenset()
+
+    def case_shadowed(self, ws: JsWorkspace) -> frozenset[str]:
+        """Workspaces npm does not install because a later one has the same name but for case.
+
+        ``@npmcli/map-workspaces`` keeps ``a`` and ``A`` apart, but arborist files the root's
+        workspace edges in a case-insensitive map, so only the last of them in map-workspaces'
+        order (paths sorted, as ``ws.packages`` is) is linked (npm 11.19.1, measured: ``p/a``
+        named ``a`` beside ``p/big`` named ``A`` linked ``node_modules/A -> p/big`` alone, a
+        dependency on ``a`` went to the registry, and ``p/a``'s own dependencies were not
+        linked; named the other way round, ``p/big`` won again). ``npm run --workspace=a``
+        still runs it, so it stays a package, with no edges."""
+        if self.name != "npm":
+            return frozenset()
+        last: dict[str, JsPackage] = {}
+        shadowed: set[str] = set()
+        for pkg in ws.packages:
+            if pkg.is_root or not pkg.name:
+                continue
+            earlier = last.get(pkg.name.lower())
+            if earlier is not None:
+                shadowed.add(earlier.dir)
+                self.warnings.append(f"{earlier.dir}/package.json: npm installs only the last workspace named "
+                                     f"{pkg.name!r} but for case ({pkg.dir}): {earlier.name!r} is not linked")
+            last[pkg.name.lower()] = pkg
+        return frozenset(shadowed)
+
+    def declared_dependencies(self, pkg: JsPackage) -> dict[str, tuple[str, str]]:
+        """A workspace npm does not install (``case_shadowed``) links nothing."""
+        return {} if pkg.dir in self._unlinked else super().declared_dependencies(pkg)
 
     #: the name npm links the root package at (``node_modules/<name>``), None when it links none
     #: (``root_link_name``); set by ``workspace``, read by ``workspace_named``
@@ -193,7 +226,7 @@ class NpmAdapter(PackageGraphAdapter):
         """The package npm links at ``node_modules/<name>``: a workspace, or the root (``root_link_name``)."""
         if name == self._root_link and "" in dirs:
             return dirs[""]
-        return next((p for p in names.get(name, ()) if not p.is_root), None)
+        return next((p for p in names.get(name, ()) if not p.is_root and p.dir not in self._unlinked), None)
 
     def name_selects_itself(self, pkg: JsPackage, ws: JsWorkspace) -> bool:
         """npm's ``--workspace=X`` selects the workspace named X *and* every workspace in the
@@ -221,8 +254,8 @@ class NpmAdapter(PackageGraphAdapter):
         1.0.0 workspace all install offline as that link); other packages follow the spec.
         """
         if pkg.is_root and self.name == "npm":
-            workspace = next((p for p in names.get(dep_name, ()) if not p.is_root), None)
-            if workspace is not None:
+            workspace = self.workspace_named(names, dirs, dep_name)
+            if workspace is not None and not workspace.is_root:
                 return workspace
         path = npm_path_in_spec(spec)
         if path is not None:

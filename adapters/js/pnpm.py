@@ -250,8 +250,9 @@ def _yaml_key_line(text: str, key: str) -> int | None:
     return None
 
 
-def pnpm_glob_problem(glob: str) -> str | None:
-    r"""Why pnpm 12 refuses a workspace glob (``!`` already stripped), or None.
+def pnpm_glob_problem(glob: str, refuse_globstar_runs: bool = True) -> str | None:
+    r"""Why pnpm 12 refuses a workspace glob (``!`` already stripped), or None; with
+    ``refuse_globstar_runs`` false, a run of ``**`` segments is no problem (``PnpmAdapter.pre12_pin_reading``).
 
     Every pnpm command stops on it ("ERR_PNPM_WORKSPACE_INVALID_GLOB ... failed to parse glob
     expression", 12.4.2, measured). Its grammar is turbo's (``turbo.workspace_glob_problem``:
@@ -272,7 +273,7 @@ def pnpm_glob_problem(glob: str) -> str | None:
     for seg, nxt in zip(segments, [*segments[1:], None]):
         if "**" in seg and seg != "**":
             return "a ** that is not a whole path segment" if "{" not in seg else "a ** inside braces"
-        if seg == nxt == "**":
+        if seg == nxt == "**" and refuse_globstar_runs:
             return "two ** segments in a row"
     for body in _CLASS.findall(glob):
         items = body[1:] if body.startswith("!") else body
@@ -340,9 +341,14 @@ class PnpmAdapter(PackageGraphAdapter):
         """``linkWorkspacePackages``: ``true``/``"deep"`` link plain ranges; pnpm 12 refuses any
         other value but ``null`` (``'true'``, ``1``: "expected true, false, or "deep"",
         measured), so ctxsel does too. So are workspace globs pnpm cannot parse
-        (``pnpm_glob_problem``)."""
+        (``pnpm_glob_problem``), unless package.json pins a pnpm before 12 that reads them
+        (``pre12_pin_reading``)."""
         for glob in ws.globs:
             why = pnpm_glob_problem(glob.removeprefix("!"))
+            if why is not None and (pin := self.pre12_pin_reading(ws, glob)) is not None:
+                self.warnings.append(f"{PNPM_WORKSPACE}: pnpm 12 refuses the workspace glob {glob!r} ({why}); "
+                                     f"read as the {pin} that package.json pins reads it, as one **")
+                continue
             if why is not None:
                 raise ParseError(f"pnpm refuses the workspace glob {glob!r} ({why}): \"Invalid glob pattern\"",
                                  Location(PNPM_WORKSPACE), hint="every pnpm command fails until it is fixed")
@@ -353,6 +359,24 @@ class PnpmAdapter(PackageGraphAdapter):
             )
         self.link_workspace_packages = value in (True, "deep")
         self.check_setting_names(ws)
+
+    @staticmethod
+    def pre12_pin_reading(ws: JsWorkspace, glob: str) -> str | None:
+        """The ``packageManager`` pin (``pnpm@11.10.0``) of a pnpm before 12 that reads ``glob``
+        although pnpm 12 refuses it, else None. Only a run of ``**`` segments qualifies
+        (chakra-ui's ``packages/**/**``): pnpm 8.15.9, 10.34.5 and 11.10.0, each pinned, list for
+        ``p/**/**``, ``p/*/**/**``, ``**/**`` and ``p/**/**/x`` exactly the projects of one
+        ``**`` (measured), which is how ctxsel's walker reads the run. Their other readings of
+        globs pnpm 12 refuses are not all ctxsel's (``p/{}``, ``p/(a)``, ``p/{a,**}``), so those stay
+        refused."""
+        from .turbo import pnpm_major
+
+        major = pnpm_major(ws)
+        if major is None or major >= 12 or ws.root_package is None:
+            return None
+        if pnpm_glob_problem(glob.removeprefix("!"), refuse_globstar_runs=False) is not None:
+            return None
+        return str(ws.root_package.manifest["packageManager"]).split("+", 1)[0]
 
     def check_setting_names(self, ws: JsWorkspace) -> None:
         """pnpm 12 ignores pnpm-workspace.yaml keys it does not know, with a warning -- and fails
