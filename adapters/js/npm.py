@@ -329,14 +329,43 @@ class NpmAdapter(PackageGraphAdapter):
 
     def test_command(self, tests: list[str]) -> list[str]:
         """``npm run test --workspace=a ...``; the root is not a workspace, so it joins
-        with ``--include-workspace-root``."""
+        with ``--include-workspace-root`` -- unless a selected workspace has the root's name,
+        where that flag runs nothing more (``root_test_shadowed``)."""
         argv = ["npm", "run", "test"]
         for t in tests:
             if t == self._root_id():
-                argv.append("--include-workspace-root")
+                if not self.root_test_shadowed(tests):
+                    argv.append("--include-workspace-root")
             else:
                 argv.append(f"--workspace={t}")
         return argv
+
+    def root_test_shadowed(self, tests: list[str]) -> bool:
+        """Whether npm would drop the root's test from ``test_command(tests)``: npm files the
+        packages it runs a script in by name (a Map of name -> path in its workspace lookup), so a
+        selected workspace named like the root replaces it. Measured with npm 11.19.1: root and
+        ``packages/a`` both named ``insomnia`` (Kong/insomnia's layout): ``npm run test
+        --workspace=./packages/a --include-workspace-root`` runs the workspace's test only; with
+        another workspace selected instead, both run."""
+        root = root_manifest(self.root).get("name")
+        if not isinstance(root, str) or not root or self._root_id() not in tests:
+            return False
+        for t in tests:
+            if t != self._root_id() and t.startswith("./"):
+                manifest = self.root / t[2:] / "package.json"
+                try:
+                    if json.loads(manifest.read_text(encoding="utf-8-sig")).get("name") == root:
+                        return True
+                except (OSError, ValueError, AttributeError):
+                    continue
+        return False
+
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+        if not self.root_test_shadowed(tests):
+            return []
+        return [f"npm runs one script per package name, and a selected workspace is named like the root "
+                f"({self._root_id()}): the command cannot run the root's test; run `npm run test` in the "
+                "workspace root as well"]
 
     def _root_id(self) -> str:
         """The root package's node id (its name, as ``assign_ids`` gives it), read without the graph."""
