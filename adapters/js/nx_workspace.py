@@ -383,6 +383,7 @@ def read_nx_config(root: Path, rel: str, tracker: InputTracker) -> dict[str, Any
     if not isinstance(data, dict):
         return {}
     if rel == "nx.json":
+        data = _with_extended_nx_json(root, data, text, tracker)
         if data.get("plugins") is not None and not isinstance(data["plugins"], list):
             raise ParseError(f"plugins: {json.dumps(data['plugins'])} is no list (Nx fails on it: "
                              "'pluginConfigurations.map is not a function')",
@@ -397,6 +398,66 @@ def read_nx_config(root: Path, rel: str, tracker: InputTracker) -> dict[str, Any
     else:
         check_config_shapes(rel, text, data, ("tags", "implicitDependencies"))
     return data
+
+
+#: the presets Nx 24 ships (``nx/presets/<name>.json``), for an ``extends`` that names one when
+#: no nx is installed in the workspace; ``npm`` is what ``create-nx-workspace --preset=npm`` writes
+NX_PRESETS: dict[str, dict[str, Any]] = {
+    "npm": {"pluginsConfig": {"@nx/js": {"analyzeSourceFiles": False}}},
+    "core": {},
+}
+_NX_PRESET = re.compile(r"nx/presets/(\w+)(?:\.json)?")
+
+
+def _with_extended_nx_json(root: Path, data: dict[str, Any], text: str, tracker: InputTracker) -> dict[str, Any]:
+    """nx.json merged over the file its ``extends`` names, as Nx 24's ``readNxJson`` does.
+
+    Nx resolves ``extends`` with node's ``require.resolve`` from the workspace root and spreads
+    that file's object under nx.json's (a shallow merge: nx.json's own ``pluginsConfig`` replaces
+    the base's whole). Measured with nx 24.0.6: ``"nx/presets/npm.json"`` (also without
+    ``.json``) turns off source-file analysis, so salesforce/lwc has no import edges; a base's own
+    ``extends`` is not followed; an empty string, ``0`` or ``null`` is no ``extends``; a module
+    that cannot be found, a non-string value or a base that is no JSON fails every command.
+    """
+    spec = data.get("extends")
+    if not spec and not isinstance(spec, (list, dict)):
+        return data
+    line = _first_line_with(text, '"extends"') or 1
+    if not isinstance(spec, str):
+        raise ParseError(f"extends: {json.dumps(spec)} is no module name (Nx fails on it: "
+                         "'The \"request\" argument must be of type string')", Location("nx.json", line))
+    base_path = _resolve_extends(root, spec, tracker)
+    if base_path is None:
+        preset = _NX_PRESET.fullmatch(spec)
+        if preset is None or preset.group(1) not in NX_PRESETS:
+            relative_exists = not spec.startswith((".", "/")) and tracker.exists(root / spec)
+            raise ParseError(f"extends: cannot find module {spec!r} (Nx fails on it)", Location("nx.json", line),
+                             hint=f"write ./{spec}: node reads a bare name as a package" if relative_exists else None)
+        return {**NX_PRESETS[preset.group(1)], **data}
+    shown = os.path.relpath(base_path, root)
+    base_text = tracker.read_text(base_path)
+    if base_text.startswith("\ufeff"):
+        raise ParseError("starts with a byte order mark, which Nx cannot parse ('InvalidSymbol at 1:1')",
+                         Location(shown, 1), hint="save the file as UTF-8 without a BOM")
+    try:
+        base = json.loads(_strip_jsonc(base_text))
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"invalid JSON (nx.json extends it): {exc.msg}", Location(shown, exc.lineno)) from None
+    return {**base, **data} if isinstance(base, dict) else data
+
+
+def _resolve_extends(root: Path, spec: str, tracker: InputTracker) -> Path | None:
+    """The file node's ``require.resolve(spec, {paths: [root]})`` finds, as far as the workspace
+    shows it: a path (``./base.json``, ``../x``, absolute) from the root, a bare name in the
+    root's node_modules; each with node's extension tries (``.js``, ``.json``)."""
+    if spec.startswith(("./", "../", "/")) or spec in (".", ".."):
+        stem = Path(spec) if os.path.isabs(spec) else root / spec
+    else:
+        stem = root / "node_modules" / spec
+    for candidate in (stem, stem.with_name(stem.name + ".js"), stem.with_name(stem.name + ".json")):
+        if tracker.exists(candidate) and candidate.is_file():
+            return candidate
+    return None
 
 
 def discover_projects(root: Path, tracker: InputTracker) -> NxWorkspace:
