@@ -90,7 +90,7 @@ def parse_label(text: str, current_package: str = "", main_repo_name: str = "") 
         package, name = current_package, s[1:]
     else:
         package, name = current_package, s
-    problem = _package_error(package) or _target_error(name)
+    problem = _package_error(package) or target_name_error(name)
     if problem:
         raise LabelError(f"invalid label {text!r}: {problem}")
     return Label(repo, package, name)
@@ -120,8 +120,9 @@ def _package_error(package: str) -> str | None:
     return None
 
 
-def _target_error(name: str) -> str | None:
-    """Bazel 4.2.3's LabelValidator.validateTargetName (measured messages).
+def target_name_error(name: str) -> str | None:
+    """Bazel 4.2.3's LabelValidator.validateTargetName (measured messages), for a label's
+    name and a rule's ``name`` alike (``cc_library(name = "x/")`` stops the BUILD file).
 
     ctxsel took ``./a.txt`` or ``d/../a.txt`` as file names, and stripped ``"a.txt\\r"`` (a
     CRLF BUILD file) or ``" a.txt"`` into ``a.txt``: edges Bazel does not have. A glob()

@@ -15,6 +15,8 @@ and is reported, never guessed silently.
 from __future__ import annotations
 
 import ast
+import re
+import warnings
 from typing import Any, Callable, Iterable, Sequence
 
 from ctxsel.errors import CtxselError
@@ -78,7 +80,7 @@ def parse(source: str, path: str) -> ast.Module:
     """
     text = source.lstrip("\ufeff")
     try:
-        tree = ast.parse(text, filename=path)
+        tree = _python_parse(text, path)
     except SyntaxError as exc:  # NUL bytes come without a line (a ValueError before 3.11.?)
         tree = _parse_mixed_loads(text, path, exc)
         if tree is None:
@@ -87,8 +89,76 @@ def parse(source: str, path: str) -> ast.Module:
         raise EvalError(f"syntax error: {exc}", _nul_line(text), path) from None
     except (RecursionError, MemoryError):  # CPython's parser recurses per nesting level
         raise EvalError("syntax error: expression nested too deeply", _longest_statement_line(text), path) from None
+    lexer = _lexer_error(text)
+    if lexer is not None:
+        raise EvalError(f"syntax error: {lexer[1]}", lexer[0], path)
     tree.build_only_issues = check_dialect(tree, path)  # type: ignore[attr-defined]  # read by build_dialect_issues
     return tree
+
+
+def _python_parse(text: str, path: str) -> ast.Module:
+    """``ast.parse`` without Python's own warnings about the source (an invalid escape such as
+    ``"\\d"`` is a DeprecationWarning in 3.11, a SyntaxWarning printed by default from 3.12):
+    what is wrong in Starlark terms ``_lexer_error`` reports, once, naming file:line."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return ast.parse(text, filename=path)
+
+
+#: the escapes some Starlark accepts in a non-raw string. Bazel 4.2.3 takes only ``\\ \' \" \n \r
+#: \t``, octal and a backslash-newline (measured: ``\x41``, ``\u0041``, ``\a`` are "invalid escape
+#: sequence" there too), but the Starlark spec has ``\a \b \f \v \x \u \U``, so, as for the rest of
+#: the dialect, only what no version accepts is refused: ``\d``, ``\q``, ``\N{...}``...
+_STARLARK_ESCAPES = frozenset("\\'\"nrt01234567\n\rabfvxuU")  # "\r": a CRLF file's line continuation
+#: what may make ``_lexer_error`` find something: only such files are tokenized
+_LEXER_SUSPECT = re.compile(r"\t|\\[^\\'\"nrt0-7\n\rabfvxuU]")
+
+
+def _lexer_error(text: str) -> tuple[int, str] | None:
+    """``(line, message)`` of the first thing Bazel's Starlark lexer refuses that Python's
+    accepts, or None: an escape outside ``_STARLARK_ESCAPES`` in a non-raw string, and a tab
+    in the indentation of a statement (one inside brackets or after code is fine). Measured
+    with Bazel 4.2.3: the file fails to parse, so its package (or every package loading the
+    .bzl) has no target; ctxsel read ``"\\d"`` as itself and answered for those targets."""
+    if not _LEXER_SUSPECT.search(text):
+        return None
+    import io
+    import tokenize
+
+    line_start = True
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+                line_start = True
+                continue
+            if tok.type in (tokenize.NL, tokenize.COMMENT):
+                continue
+            if line_start and "\t" in tok.line[:tok.start[1]]:
+                return tok.start[0], "Tab characters are not allowed for indentation. Use spaces instead."
+            line_start = False
+            if tok.type == tokenize.STRING:
+                found = _invalid_escape(tok.string)
+                if found is not None:
+                    return tok.start[0] + found[0], f"invalid escape sequence: \\{found[1]}"
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
+
+
+def _invalid_escape(literal: str) -> tuple[int, str] | None:
+    """(lines into ``literal``, the character) of its first escape Bazel refuses; None for a
+    raw string or none."""
+    quote = min((i for i in (literal.find("'"), literal.find('"')) if i >= 0), default=0)
+    if "r" in literal[:quote].lower():
+        return None
+    i = literal.find("\\", quote)
+    while i >= 0:
+        following = literal[i + 1:i + 2]
+        if following and following not in _STARLARK_ESCAPES:
+            return literal.count("\n", 0, i), following
+        i = literal.find("\\", i + 2)
+    return None
 
 
 def build_dialect_issues(tree: ast.Module) -> list[tuple[int, str]]:
@@ -121,7 +191,7 @@ def _parse_mixed_loads(text: str, path: str, error: SyntaxError) -> ast.Module |
     for row, start, end, replacement in sorted(edits, reverse=True):
         lines[row - 1] = lines[row - 1][:start] + replacement + lines[row - 1][end:]
     try:
-        return ast.parse("".join(lines), filename=path)
+        return _python_parse("".join(lines), path)
     except (SyntaxError, ValueError):
         return None
 
@@ -952,9 +1022,12 @@ class Interpreter:
         name = kwargs.get("name")
         if self.ctx is None:
             return None  # a rule called while a .bzl is loaded: not a target of any package
-        if not isinstance(name, str) or not name:
+        if name is UNKNOWN:  # another repository's value: Bazel may well have a valid name
             raise EvalError(f"{kind}() needs a string name", line, path)
-        self.ctx.targets.append(TargetCall(kind, name, kwargs, self.ctx.line or line, rule))
+        if not isinstance(name, str):  # Bazel 4.2.3 stops the file on both (measured)
+            problem = "has no 'name' attribute" if "name" not in kwargs else "'name' attribute must be a string"
+            raise EvalError(f"{kind} rule {problem}", line, path, fatal=True)
+        self.ctx.add(TargetCall(kind, name, kwargs, self.ctx.line or line, rule))
         return None
 
     def _call_function(self, fn: Function, args: list[Any], kwargs: dict[str, Any], line: int, path: str) -> Any:

@@ -32,6 +32,7 @@ from .starlark_values import (
     dict_key,
     flatten,
     check_written_size,
+    target_name_error,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -83,7 +84,10 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
 
     @builtin("package")
     def _package(**kwargs: Any) -> None:
-        if interp.ctx is not None and kwargs.get("default_visibility") is not None:
+        if interp.ctx is None:
+            return None
+        interp.ctx.called_package()
+        if kwargs.get("default_visibility") is not None:
             interp.ctx.default_visibility = kwargs["default_visibility"]
         return None
 
@@ -96,6 +100,9 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
         if interp.ctx is not None and srcs is not UNKNOWN:
             names = _strings(srcs, "exports_files")
             for name in names:
+                problem = target_name_error(name)
+                if problem:  # Bazel 4.2.3 stops the file (measured: exports_files(["../x"]))
+                    raise EvalError(f"exports_files: invalid name {name!r}: {problem}", fatal=True)
                 if name in interp.ctx.file_visibility and not _same_export_visibility(interp.ctx.file_visibility[name], visibility):
                     raise EvalError(f"exports_files: visibility for exported file '{name}' declared twice")
             interp.ctx.exported.extend(names)
@@ -107,18 +114,18 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
         # a target of bazel query: rules naming it in `visibility` (and groups naming it in
         # `includes`) depend on it, so `rdeps(//..., //p:group)` lists them (Bazel 4.2.3)
         if interp.ctx is not None:
-            if not isinstance(name, str) or not name:
-                raise EvalError("package_group() needs a string name")
-            interp.ctx.targets.append(TargetCall(PACKAGE_GROUP, name, {"includes": includes}, interp.ctx.line, RuleClass(PACKAGE_GROUP)))
+            if not isinstance(name, str):
+                raise EvalError("package_group() needs a string name", fatal=name is not UNKNOWN)
+            interp.ctx.add(TargetCall(PACKAGE_GROUP, name, {"includes": includes}, interp.ctx.line, RuleClass(PACKAGE_GROUP)))
 
     @builtin("environment_group")
     def _environment_group(name: Any = None, environments: Any = (), defaults: Any = ()) -> None:
         # a native BUILD function of Bazel 4-8 whose target no query follows: its
         # environments have no edge to it, so it is a node that is never an answer
         if interp.ctx is not None:
-            if not isinstance(name, str) or not name:
-                raise EvalError("environment_group() needs a string name")
-            interp.ctx.targets.append(TargetCall(ENVIRONMENT_GROUP, name, {}, interp.ctx.line, RuleClass(ENVIRONMENT_GROUP)))
+            if not isinstance(name, str):
+                raise EvalError("environment_group() needs a string name", fatal=name is not UNKNOWN)
+            interp.ctx.add(TargetCall(ENVIRONMENT_GROUP, name, {}, interp.ctx.line, RuleClass(ENVIRONMENT_GROUP)))
 
     @builtin("existing_rules")
     def _existing_rules() -> dict[str, Any]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable
 
-from .labels import ENVIRONMENT_GROUP, NON_RULE_KINDS, PACKAGE_GROUP, LabelError, parse_label  # noqa: F401 (re-exported for the builtins)
+from .labels import ENVIRONMENT_GROUP, NON_RULE_KINDS, PACKAGE_GROUP, LabelError, parse_label, target_name_error  # noqa: F401 (re-exported for the builtins)
 
 MAX_SEQUENCE = 1_000_000  # longest list/string an operation may build
 
@@ -264,6 +264,30 @@ class PackageContext:
     #: macro may create more targets under that name (rules_js's ``npm_link_all_packages(name
     #: = "node_modules")`` makes ``node_modules/<package>``)
     external_calls: dict[str, str] = field(default_factory=dict)
+    #: the names ``targets`` holds, and whether ``package()`` ran: what ``add``/``package_called`` check
+    names: set[str] = field(default_factory=set)
+    package_called: bool = False
+
+    def add(self, call: TargetCall) -> None:
+        """Record a target; an invalid or already taken name is an error Bazel 4.2.3 stops the
+        BUILD file on (``bazel query --keep_going`` keeps only the targets made before it:
+        "illegal rule name", "cc_library rule 'a' in package 'p' conflicts with existing
+        cc_library rule"). ctxsel lost only that statement and kept the targets after it."""
+        problem = target_name_error(call.name)
+        if problem:
+            raise EvalError(f"{call.kind}: illegal name {call.name!r}: {problem}", fatal=True)
+        if call.name in self.names:
+            raise EvalError(f"{call.kind} '{call.name}' in package '{self.package}' conflicts with an existing target", fatal=True)
+        self.names.add(call.name)
+        self.targets.append(call)
+
+    def called_package(self) -> None:
+        """Note a ``package()`` call; a second one stops the file in Bazel 4.2.3 ("'package'
+        can only be used once per BUILD file", also from a macro's ``native.package``). One
+        after rules is accepted there (measured), so only the count matters."""
+        if self.package_called:
+            raise EvalError("'package' can only be used once per BUILD file", fatal=True)
+        self.package_called = True
 
 
 class _Missing:
