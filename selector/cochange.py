@@ -23,12 +23,42 @@ MAX_LINES_PER_FILE = 2000  # remembered lines per co-changed file: bounds the ca
 T = TypeVar("T")
 
 
+#: the shallow boundary (``.git/shallow``) of each (root, ``_head`` answer): commits whose parents
+#: were not fetched, so ``git log`` shows them as adding every file they hold
+_BOUNDARY: dict[tuple[str, str], frozenset[str]] = {}
+
+
 def _head(root: Path) -> str | None:
+    """What the history answers depend on: HEAD's commit, plus the shallow boundary in a shallow clone.
+
+    Why the boundary: ``git clone --depth N`` (CI's default fetch) grafts its oldest commits, and
+    ``git log --name-only`` lists such a commit as adding every file it holds: a co-change of the
+    seed with the whole tree that no commit made. Those commits are left out (``_boundary``), and
+    the cache key changes when ``git fetch --deepen``/``--unshallow`` moves the boundary, HEAD unchanged.
+    """
     try:
-        proc = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
+        proc = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD", "--git-path", "shallow"],
+                              capture_output=True, text=True, timeout=5)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return proc.stdout.strip() if proc.returncode == 0 else None
+    lines = proc.stdout.split("\n")
+    if proc.returncode != 0 or len(lines) < 2:
+        return None
+    head = lines[0].strip()
+    try:
+        boundary = (root / lines[1]).read_text(encoding="ascii", errors="replace").split()
+    except (OSError, ValueError):
+        boundary = []  # not shallow: git keeps no such file
+    if not boundary:
+        return head
+    key = f"{head} shallow:{hashlib.sha1(' '.join(sorted(boundary)).encode()).hexdigest()[:16]}"
+    _BOUNDARY[str(root), key] = frozenset(boundary)
+    return key
+
+
+def _boundary(root: Path, head: str | None) -> frozenset[str]:
+    """The grafted commits of a shallow clone (empty otherwise): not changes, see ``_head``."""
+    return _BOUNDARY.get((str(root), head), frozenset()) if head else frozenset()
 
 
 def _cached(root: Path, key: str, compute: Callable[[], T | None], empty: T, head: str | None = None) -> T:
@@ -104,7 +134,9 @@ def _commits_with(root: Path, path: str, commits: int, max_files: int,
     out = _git(root, [*_LOG, f"-n{commits}", "--", path], f"co-change history of {path}", warnings)
     if out is None:
         return None
-    found = [(sha, files) for sha, files in _records(out) if len(files) <= max_files and path in files]
+    grafted = _boundary(root, head)
+    found = [(sha, files) for sha, files in _records(out)
+             if len(files) <= max_files and path in files and sha not in grafted]
     if memo is not None:
         _remember(memo, found)
     return found
@@ -147,14 +179,14 @@ def _commits_with_many(root: Path, paths: list[str], commits: int, max_files: in
                    stdin=("--\n" + "\n".join(todo) + "\n").encode("utf-8", "surrogateescape"),
                    timeout=GIT_LOG_TIMEOUT * len(todo))
         if out is not None:
-            wanted = set(todo)
+            wanted, grafted = set(todo), _boundary(root, head)
             matched = dict.fromkeys(todo, 0)
             found: dict[str, list[tuple[str, list[str]]]] = {p: [] for p in todo}
             for sha, files in _records(out):
                 for p in _pathspecs_matching(files, wanted):
                     if matched[p] < commits:  # ``-n{commits}`` of the path's own log
                         matched[p] += 1
-                        if len(files) <= max_files and p in files:
+                        if len(files) <= max_files and p in files and sha not in grafted:
                             found[p].append((sha, files))
             for p in todo:
                 _remember((str(root), head, p, commits, max_files), found[p])

@@ -32,7 +32,7 @@ from .chunking import Chunk, ChunkSettings, chunk_file
 from .files import FileSettings, Listed, list_repo_files, read_source
 from .tokenize import count_tokens, path_tokens, search_tokens
 
-INDEX_FORMAT = 6  # 6: built-in redaction rules changed (base64 keys, config literals)
+INDEX_FORMAT = 7  # 6: built-in redaction rules changed (base64 keys, config literals); 7: again (session 26)
 BM25_PARAMS = {"k1": 1.5, "b": 0.75, "method": "lucene"}
 LONG_QUERY = 2000  # search terms; a commit message or issue title has a few dozen
 

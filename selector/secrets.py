@@ -83,16 +83,19 @@ _ASSIGNMENT = re.compile(
     (?:[^\S\n]*:[^\S\n]*[&A-Za-z_][\w&'<>\[\].,|?\ ]{0,60}?(?=[^\S\n]*=[^=>]))?
     # not \s: "db:" must not take the next line's "password" as its value and hide that assignment
     [^\S\n]*(?::=|=>|[:=])[^\S\n]*
-    (?P<quote>["'`]?)(?P<secret>[A-Za-z0-9+/=_\-.~!@#$%^&*]{6,})(?P=quote)
+    # a quoted value may hold parentheses too: Django's generated SECRET_KEY draws from
+    # "a-z0-9!@#$%^&*(-_=+)" (get_random_secret_key), unquoted they would be a call
+    (?P<quote>["'`])?(?P<secret>(?(quote)[A-Za-z0-9+/=_\-.~!@#$%^&*()]|[A-Za-z0-9+/=_\-.~!@#$%^&*]){6,})(?(quote)(?P=quote))
     """
 )
 # The same name and value in two other shapes, trusted only when the value looks random:
-# a call's first two arguments (PHP's define('DB_PASSWORD', '...'), setdefault("SECRET_KEY", "..."))
-# and an XML element (<password>...</password>).
+# a call's first two arguments (PHP's define('DB_PASSWORD', '...'), setdefault("SECRET_KEY", "..."),
+# django-environ's env("DJANGO_SECRET_KEY", default="...")) and an XML element (<password>...</password>).
 _PAIR = re.compile(
     r"""(?x)
     \([^\S\n]*(?P<open>["'])(?=(?P<name>[A-Za-z0-9_.\-]+))(?P=name)(?P=open)[^\S\n]*,[^\S\n]*
-    (?P<quote>["'`])(?P<secret>[A-Za-z0-9+/=_\-.~!@#$%^&*]{6,})(?P=quote)
+    (?:default[^\S\n]*=[^\S\n]*)?
+    (?P<quote>["'`])(?P<secret>[A-Za-z0-9+/=_\-.~!@#$%^&*()]{6,})(?P=quote)
     """
 )
 _ELEMENT = re.compile(r"<(?=(?P<name>[A-Za-z0-9_.\-:]+))(?P=name)>(?P<quote>)(?P<secret>[A-Za-z0-9+/=_\-.~!@#$%^&*]{6,})</(?P=name)>")
@@ -199,6 +202,8 @@ class SecretRules:
                 if end > start and check(text[start:end]):
                     spans.append((start, end, name))
         config = path.lower().endswith(CONFIG_SUFFIXES)
+        if path.lower().endswith((".yaml", ".yml")) and "Secret" in text:
+            spans.extend((start, end, "kubernetes-secret") for start, end in kubernetes_secret_values(text))
         # the full pattern is slow; it runs only on the lines that may name a password/secret/token/key
         # (an assignment never spans lines, so per line it finds what it finds in the whole text)
         for line_start, line_end in _hint_lines(folded):
@@ -209,9 +214,13 @@ class SecretRules:
                     value = m.group("secret")
                     if _VERSION.fullmatch(value):
                         continue  # a package's version, not its credential
+                    if _ETH_ADDRESS.fullmatch(value):
+                        continue  # sellToken: '0xA0b8…eB48', a token contract's public address (a key is 64 hex digits)
                     if not m.group("quote") and (text[m.end():m.end() + 1] in ("(", "[")
                                                  or re.fullmatch(r"[A-Za-z_$][A-Za-z_$]*", value)):
                         continue  # getPassword(user), tokens[i], an identifier: code, not a value
+                    if not m.group("quote") and not config and value.startswith("!"):
+                        continue  # hasToken: !!tokenData.token, a negation in code: not a value
                     if rx is not _ASSIGNMENT and re.fullmatch(r"[A-Za-z_$][A-Za-z_$]*", value):
                         continue  # index("apiKeyId", "environmentId"): two names, not a name and its value
                     # a quoted literal assigned to a password/secret is one, random-looking or not
@@ -232,12 +241,15 @@ class SecretRules:
         out: list[str] = []
         found: list[Redaction] = []
         pos = 0
+        line = first_line  # the line of ``pos``: counted on from the previous span, since counting
+        # from the start of the text for each span took minutes on a file of 40,000 redacted lines
         for start, end, name in merged:
             out.append(text[pos:start])
+            line += text.count("\n", pos, start)
             # keep the line count, so line numbers of the chunk stay true
             out.append(f"[REDACTED:{name}]" + "\n" * text.count("\n", start, end))
-            found.append(Redaction(path, first_line + text.count("\n", 0, start), name,
-                                   first_line + text.count("\n", 0, end - 1)))
+            found.append(Redaction(path, line, name, line + text.count("\n", start, end - 1)))
+            line += text.count("\n", start, end)
             pos = end
         out.append(text[pos:])
         return "".join(out), found
@@ -346,6 +358,52 @@ _CHECKED_PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[str], bool]], ...
 )
 
 
+_YAML_DOCUMENT = re.compile(r"^---[^\S\n]*(?:#[^\n]*)?$", re.M)
+_SECRET_KIND = re.compile(r"""^kind:[^\S\n]*(["']?)Secret\1[^\S\n]*(?:#[^\n]*)?$""", re.M)
+_SECRET_DATA = re.compile(r"^(?:data|stringData):[^\S\n]*(?:#[^\n]*)?$", re.M)
+_YAML_ENTRY = re.compile(r"[ ]+[^\s:#][^:\n]*:(?:[^\S\n]+(?P<value>[^\n]*))?")
+
+
+def kubernetes_secret_values(text: str) -> list[tuple[int, int]]:
+    """Spans of the values of a Kubernetes ``kind: Secret`` manifest's ``data``/``stringData``.
+
+    Kubernetes keeps a Secret's payload there (``data`` base64, which hides it from every other
+    rule: ``DATABASE_URL: cG9zdGdyZXM6Ly9...`` is a URL with its password), so each value is a
+    secret whatever its name; gitleaks' ``kubernetes-secret`` and secretlint's ``no-k8s-kind-secret``
+    flag such manifests whole. A block scalar (``config.json: |``) is hidden line by line; a Helm
+    template (``{{ .Values.password | b64enc }}``) names a value instead of holding one and stays.
+    """
+    spans: list[tuple[int, int]] = []
+    bounds = [0] + [m.end() for m in _YAML_DOCUMENT.finditer(text)] + [len(text)]
+    for doc_start, doc_end in zip(bounds, bounds[1:]):
+        if not _SECRET_KIND.search(text, doc_start, doc_end):
+            continue
+        for section in _SECRET_DATA.finditer(text, doc_start, doc_end):
+            pos = section.end() + 1
+            block_indent = -1  # inside a block scalar: lines indented deeper than its key
+            while pos < doc_end:
+                eol = text.find("\n", pos, doc_end)
+                eol = doc_end if eol == -1 else eol
+                line = text[pos:eol]
+                indent = len(line) - len(line.lstrip(" "))
+                if line.strip() and not line.lstrip().startswith("#"):
+                    if indent == 0:
+                        break  # the next top-level key: the section ended
+                    if block_indent >= 0 and indent > block_indent:
+                        spans.append((pos + indent, eol))
+                    else:
+                        block_indent = -1
+                        entry = _YAML_ENTRY.fullmatch(line)
+                        value = (entry.group("value") or "").rstrip() if entry else ""
+                        if value[:1] in ("|", ">") and value:
+                            block_indent = indent
+                        elif value and not value.lstrip("\"'").startswith("{{"):
+                            start = pos + entry.start("value")  # type: ignore[union-attr]
+                            spans.append((start, start + len(value)))
+                pos = eol + 1
+    return spans
+
+
 def _is_credential_value(value: str) -> bool:
     """A value that is the credential itself, not a ``${NPM_TOKEN}`` reference to the environment
     (the usual spelling in a committed .yarnrc.yml), a documentation placeholder (``<TOKEN>``) or empty."""
@@ -451,6 +509,11 @@ def _is_scope_name(value: str) -> bool:
 #: a dependency's version or range (``better-auth: 1.4.0-beta.9``, ``keyvault-secrets: ^4.9.0`` in
 #: a pnpm catalog): the name says auth/secret, the value is no credential
 _VERSION = re.compile(r"[~^<>=v]{0,2}\d+(?:\.\d+){1,3}(?:[-+][0-9a-z.\-]+)?")
+
+
+#: an Ethereum address: 20 bytes of a public key's hash, public by design (what a wallet shows to be
+#: paid); cowswap's tests name token contracts ``sellToken``/``TOKEN_A`` with them. A private key is 32 bytes.
+_ETH_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 
 
 def _looks_random(value: str, min_entropy: float) -> bool:
