@@ -28,7 +28,10 @@ def run_tool(
         full_env.update(env)
     try:
         return subprocess.run(
-            argv, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
+            # errors="replace": Bazel echoes a BUILD file's bytes as it read them (Latin-1), so its
+            # stderr about a UTF-8 byte order mark is no UTF-8 (a UnicodeDecodeError traceback before)
+            argv, cwd=cwd, env=full_env, capture_output=True, text=True, errors="replace", timeout=timeout,
+            stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
         raise ToolError(

@@ -8,8 +8,8 @@ allowed for indentation" -- syntax errors, so the BUILD file (or every package l
 .bzl) has no target. A tab inside brackets or after code is fine, as is ``\\q`` in a comment
 or a raw string. Python reads all of them, so ctxsel answered for those targets
 (``"\\d"`` as itself). Like every other syntax error, static mode now exits 2 naming the
-file and line -- only for what no Starlark accepts: ``\\x``, ``\\u``, ``\\U``, ``\\a``, ``\\b``,
-``\\f``, ``\\v`` are in the Starlark spec (later Bazels may take them), so ctxsel still reads them.
+file and line. ``\\a``, ``\\b``, ``\\f``, ``\\v`` are accepted by later Bazels, so ctxsel still
+reads them; ``\\x``, ``\\u``, ``\\U`` are refused too since session 26 (tests/test_probe26_hb_bazel_lexer.py).
 """
 
 from __future__ import annotations

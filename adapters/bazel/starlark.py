@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ctxsel.errors import CtxselError
 
-from .starlark_builtins import METHODS, NativeModule, make_builtins
+from .starlark_builtins import METHODS, MUTATING_METHODS, READ_ONLY_CALLS, NativeModule, make_builtins
 from .starlark_values import (
     _MISSING,
     MAX_SEQUENCE,
@@ -78,7 +78,9 @@ def parse(source: str, path: str) -> ast.Module:
     f-string or a top-level ``for`` in a BUILD file, so evaluating it would answer for
     targets that ``bazel query`` says do not load.
     """
-    text = source.lstrip("\ufeff")
+    if source.startswith("\ufeff"):  # Bazel reads the bytes as Latin-1: three invalid characters
+        raise EvalError("syntax error: invalid character: a UTF-8 byte order mark (Bazel refuses it; save the file without one)", 1, path)
+    text = source
     try:
         tree = _python_parse(text, path)
     except SyntaxError as exc:  # NUL bytes come without a line (a ValueError before 3.11.?)
@@ -106,13 +108,14 @@ def _python_parse(text: str, path: str) -> ast.Module:
         return ast.parse(text, filename=path)
 
 
-#: the escapes some Starlark accepts in a non-raw string. Bazel 4.2.3 takes only ``\\ \' \" \n \r
-#: \t``, octal and a backslash-newline (measured: ``\x41``, ``\u0041``, ``\a`` are "invalid escape
-#: sequence" there too), but the Starlark spec has ``\a \b \f \v \x \u \U``, so, as for the rest of
-#: the dialect, only what no version accepts is refused: ``\d``, ``\q``, ``\N{...}``...
-_STARLARK_ESCAPES = frozenset("\\'\"nrt01234567\n\rabfvxuU")  # "\r": a CRLF file's line continuation
+#: the escapes Bazel's Starlark accepts in a non-raw string. Bazel 4.2.3 takes only ``\\ \' \" \n
+#: \r \t``, octal and a backslash-newline (measured: ``\x41``, ``\u0041``, ``\U00000041``, ``\a`` are
+#: "invalid escape sequence"); later Bazels add ``\a \b \f \v`` (their ``Lexer.java``), so, as for the
+#: rest of the dialect, only what no Bazel accepts is refused: ``\x``, ``\u``, ``\U``, ``\N{...}``
+#: (in the Starlark spec, still "invalid escape sequence" in Bazel's Lexer.java at commit 024835c), ``\d``, ``\q``...
+_STARLARK_ESCAPES = frozenset("\\'\"nrt01234567\n\rabfv")  # "\r": a CRLF file's line continuation
 #: what may make ``_lexer_error`` find something: only such files are tokenized
-_LEXER_SUSPECT = re.compile(r"\t|\\[^\\'\"nrt0-7\n\rabfvxuU]")
+_LEXER_SUSPECT = re.compile(r"\t|\\[^\\'\"nrt0-7\n\rabfv]")
 
 
 def _lexer_error(text: str) -> tuple[int, str] | None:
@@ -446,6 +449,13 @@ class Interpreter:
         #: guessed): a ``fail()`` reached after such a guess may be one Bazel never
         #: reaches, so it is no ``EvalError.fatal`` stop (monotonic; compared per file)
         self.guesses = 0
+        #: the lists and dicts of every .bzl evaluated so far (``freeze``), by id (the value is
+        #: kept so the id is not reused): mutating one is Bazel's fatal "trying to mutate a
+        #: frozen list value"
+        self.frozen: dict[int, Any] = {}
+        #: whether the call being made passes a ``**`` of a value ctxsel could not compute
+        #: (read, and reset, by ``_call_function``: a missing argument may be in it)
+        self.unknown_arguments = False
         #: whether the expression being evaluated is, lexically, the right side of an assignment
         #: (not an expression statement, not a function's body: a ``return`` in it is not)
         self.value_wanted = False
@@ -505,6 +515,41 @@ class Interpreter:
                 per_statement(EvalError(f"cannot evaluate ({type(exc).__name__}: {exc})", stmt.lineno, path))
         return None
 
+    def freeze(self, globals_: dict[str, Any]) -> None:
+        """Freeze what a .bzl made, once it ran to the end: Bazel freezes a module's values
+        when its evaluation ends, so a list or dict it exports (or its functions reach) can
+        no longer change, in the files loading it nor when its functions run later
+        (measured with Bazel 4.2.3: ``L.append(1)`` on a loaded ``L`` fails the .bzl doing it,
+        ``D["k"] = 2`` in a function called from a BUILD file stops that file; so would a
+        ``+=`` on a default ``[]`` of its functions). Walked without recursion: a value may be
+        nested deeply."""
+        todo = list(globals_.values())
+        seen: set[int] = set()  # structs and functions walked (a closure may hold its own struct)
+        while todo:
+            value = todo.pop()
+            if isinstance(value, (tuple, Struct, Function)):
+                if id(value) in seen:
+                    continue
+                seen.add(id(value))
+            if isinstance(value, (list, dict)):
+                if id(value) in self.frozen:
+                    continue
+                self.frozen[id(value)] = value
+                todo.extend(value.values() if isinstance(value, dict) else value)
+                if isinstance(value, dict):
+                    todo.extend(value.keys())
+            elif isinstance(value, tuple):
+                todo.extend(value)
+            elif isinstance(value, Struct):
+                todo.extend(value.fields.values())
+            elif isinstance(value, Function):  # its default values and what its closure holds
+                todo.extend((*value.defaults, *value.kw_defaults, *value.closure.values()))
+
+    def _check_mutable(self, value: Any, line: int | None, path: str) -> None:
+        """Bazel's fatal error for a change to a frozen list or dict (``freeze``)."""
+        if isinstance(value, (list, dict)) and self.frozen.get(id(value)) is value:
+            raise EvalError(f"trying to mutate a frozen {_type_name(value)} value", line, path, fatal=True)
+
     # ------------------------------------------------------------ statements
     def _exec_block(self, body: list[ast.stmt], g: dict[str, Any], loc: dict[str, Any] | None, path: str) -> None:
         for stmt in body:
@@ -535,6 +580,12 @@ class Interpreter:
             elif isinstance(stmt, ast.AugAssign):
                 current = self._eval(stmt.target, g, loc, path)
                 value = self._binop(stmt.op, current, self._eval(stmt.value, g, loc, path))
+                if isinstance(current, list) and isinstance(value, list) and isinstance(stmt.op, ast.Add):
+                    # a list's += extends it in place, seen through every other name for it
+                    # (Bazel 4.2.3: ``b = a; a += ["x"]`` makes ``len(b)`` 1), frozen or not
+                    self._check_mutable(current, stmt.lineno, path)
+                    current[:] = value
+                    value = current
                 self._assign(stmt.target, value, g, loc, path)
             elif isinstance(stmt, ast.If):
                 if self._truth(self._eval(stmt.test, g, loc, path)):
@@ -625,6 +676,7 @@ class Interpreter:
         elif isinstance(target, ast.Subscript):
             container = self._eval(target.value, g, loc, path)
             key = self._eval(target.slice, g, loc, path)
+            self._check_mutable(container, target.lineno, path)
             if isinstance(container, dict):
                 container[self._hashable(key, target, path)] = value
             elif isinstance(container, list) and isinstance(key, int):
@@ -963,6 +1015,7 @@ class Interpreter:
                     unknown_keys = True
             else:
                 kwargs[kw.arg] = self._eval(kw.value, g, loc, path)
+        self.unknown_arguments = unknown_keys
         result = self.call(fn, args, kwargs, node.lineno, path)
         if unknown_keys and isinstance(result, Struct):
             result.open = True
@@ -1040,31 +1093,37 @@ class Interpreter:
         params = [p.arg for p in a.posonlyargs + a.args]
         kwonly = [p.arg for p in a.kwonlyargs]
         bound: dict[str, Any] = {}
+        # an argument too many stops the file in Bazel (4.2.3 on tensorflow/lingvo's
+        # ``gen_op_cclib(..., features = ...)``: only the targets before it stay); an unknown
+        # value adds no argument, but ctxsel's stand-ins for skylib (paths "@...") may lack one
+        too_many = not fn.path.startswith("@")
+        # one too few stops it as well, unless a ``**`` of an unknown value may hold it
+        too_few, self.unknown_arguments = too_many and not self.unknown_arguments, False
         extra_pos = list(args[len(params):])
         if extra_pos and a.vararg is None:
-            raise EvalError(f"{fn.name}() takes {len(params)} positional arguments but {len(args)} were given", line, path)
+            raise EvalError(f"{fn.name}() takes {len(params)} positional arguments but {len(args)} were given", line, path, fatal=too_many)
         for p, v in zip(params, args):
             bound[p] = v
         extra_kw: dict[str, Any] = {}
         for k, v in kwargs.items():
             if k in params or k in kwonly:
                 if k in bound:
-                    raise EvalError(f"{fn.name}() got multiple values for {k!r}", line, path)
+                    raise EvalError(f"{fn.name}() got multiple values for {k!r}", line, path, fatal=too_many)
                 bound[k] = v
             elif a.kwarg is not None:
                 extra_kw[k] = v
             else:
-                raise EvalError(f"{fn.name}() got an unexpected keyword argument {k!r}", line, path)
+                raise EvalError(f"{fn.name}() got an unexpected keyword argument {k!r}", line, path, fatal=too_many)
         n_required = len(params) - len(fn.defaults)
         for i, p in enumerate(params):
             if p not in bound:
                 if i < n_required:
-                    raise EvalError(f"{fn.name}() missing argument {p!r}", line, path)
+                    raise EvalError(f"{fn.name}() missing argument {p!r}", line, path, fatal=too_few)
                 bound[p] = fn.defaults[i - n_required]
         for p, d in zip(kwonly, fn.kw_defaults):
             if p not in bound:
                 if d is _MISSING:
-                    raise EvalError(f"{fn.name}() missing keyword argument {p!r}", line, path)
+                    raise EvalError(f"{fn.name}() missing keyword argument {p!r}", line, path, fatal=too_few)
                 bound[p] = d
         if a.vararg is not None:
             bound[a.vararg.arg] = tuple(extra_pos)
@@ -1105,6 +1164,14 @@ class Interpreter:
         if isinstance(obj, LabelValue):
             return self._label_attr(obj, attr, line, path)
         method = METHODS.get((type(obj), attr))
+        if method is not None and (type(obj), attr) in MUTATING_METHODS:
+            read_only = READ_ONLY_CALLS.get((type(obj), attr), lambda *a, **k: False)
+
+            def checked(*args: Any, **kwargs: Any) -> Any:
+                if not read_only(obj, *args, **kwargs):
+                    self._check_mutable(obj, line, path)
+                return method(obj, *args, **kwargs)
+            return Builtin(f"{_type_name(obj)}.{attr}", checked)
         if method is not None:
             return Builtin(f"{_type_name(obj)}.{attr}", lambda *a, **k: method(obj, *a, **k))
         raise EvalError(f"{_type_name(obj)} has no attribute {attr!r}", line, path)

@@ -131,7 +131,10 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     def _existing_rules() -> dict[str, Any]:
         if interp.ctx is None:
             return {}
-        return {t.name: {**t.attrs, "kind": t.kind} for t in interp.ctx.targets if t.kind not in NON_RULE_KINDS}  # rules only
+        # rules only; their list and dict values copied: a macro's ``+=`` on one (in place, as in
+        # Starlark) must not change the target's own attribute
+        return {t.name: {**{k: type(v)(v) if type(v) in (list, dict) else v for k, v in t.attrs.items()}, "kind": t.kind}
+                for t in interp.ctx.targets if t.kind not in NON_RULE_KINDS}
 
     @builtin("existing_rule")
     def _existing_rule(name: str) -> Any:
@@ -576,4 +579,16 @@ METHODS: dict[tuple[type, str], Callable[..., Any]] = {
     (dict, "clear"): lambda d: d.clear(),
     (tuple, "index"): lambda t, x: t.index(x),
     (tuple, "count"): lambda t, x: t.count(x),
+}
+
+#: the methods that change their list or dict: an error on a frozen one (``Interpreter.freeze``),
+#: even when they change nothing (Bazel 4.2.3: ``E.clear()`` of an empty list, ``D.update({})``)...
+MUTATING_METHODS = frozenset({(list, "append"), (list, "extend"), (list, "insert"), (list, "remove"), (list, "pop"),
+                              (list, "clear"), (dict, "update"), (dict, "pop"), (dict, "popitem"),
+                              (dict, "setdefault"), (dict, "clear")})
+#: ...but for these two, which Bazel lets read a frozen dict: ``D.pop(absent, default)`` and
+#: ``D.setdefault(present, x)`` (measured with 4.2.3)
+READ_ONLY_CALLS: dict[tuple[type, str], Callable[..., bool]] = {
+    (dict, "pop"): lambda d, key, *default, **kw: dict_key(key) not in d and bool(default or kw),
+    (dict, "setdefault"): lambda d, key, *_: dict_key(key) in d,
 }

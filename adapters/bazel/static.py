@@ -195,8 +195,8 @@ class StaticReport:
             out.append(f"static: {len(self.missing_loads)} load()ed file(s) do not exist: {some(f'{k} ({v})' for k, v in self.missing_loads.items())}")
         if self.stopped:
             out.append(
-                f"static: {len(self.stopped)} error(s) Bazel stops a file on (fail(), recursion, a load() of a failing "
-                f".bzl, an invalid or taken target name, a second package(), an empty glob(allow_empty = False)); "
+                f"static: {len(self.stopped)} error(s) Bazel stops a file on (fail(), recursion, a call with an argument too many or too few, a load() of a failing "
+                f".bzl, an invalid or taken target name, a second package(), an empty glob(allow_empty = False), a change to a loaded .bzl's list or dict); "
                 f"bazel query fails on their packages, and ctxsel keeps, as bazel query --keep_going does, only "
                 f"the targets made before the error (none after a failed load()): {some(self.stopped, 2)}"
             )
@@ -535,6 +535,7 @@ class StaticLoader:
             root = stop.root if isinstance(stop, ExtensionError) else f"{stop.path}:{stop.line}: {stop.message}"
             self._failed_modules[rel] = root
             raise ExtensionError(rel, root, line, from_path)
+        self.interp.freeze(g)
         exported = EvaluatedModule(str(label), {k: v for k, v in g.items() if not k.startswith("_")})
         self._modules[rel] = exported
         return exported
