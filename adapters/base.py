@@ -14,7 +14,7 @@ import shutil
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Iterable
+from typing import TYPE_CHECKING, ClassVar, Iterable, Sequence
 
 from ctxsel.cache import InputTracker
 from ctxsel.errors import ToolError, UnknownTargetError, UserError
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from ctxsel.affected import ChangeSet
 
 SOURCES = ("auto", "tool", "static")
+#: the target/task/script ``ctxsel tests`` runs unless ``--target`` names others
+DEFAULT_TARGETS: tuple[str, ...] = ("test",)
 
 
 @dataclass
@@ -197,8 +199,30 @@ class Adapter(ABC):
         """Reverse closure as this tool computes it (adapters override for tool quirks)."""
         return graph.rdeps(roots, depth)
 
-    def test_nodes(self, graph: BuildGraph, ids: Iterable[str]) -> list[str]:
-        """The test nodes among ``ids`` that this tool would run (sorted)."""
+    #: whether the tool runs a named target/task/script other than ``test`` (``--target``):
+    #: the JS tools do (``nx run-many -t lint``, ``turbo run lint``, ``pnpm lint``) and say so;
+    #: Bazel has no such name (``bazel test`` runs test rules), and an adapter written before
+    #: ``--target`` would answer its tests for any name, so the default is no
+    named_targets: ClassVar[bool] = False
+    #: whether one command of the tool runs several targets (``nx run-many -t a,b``, ``turbo run
+    #: a b``); otherwise ``targets_command`` chains one command per target
+    several_targets_per_command: ClassVar[bool] = False
+
+    def check_targets(self, targets: Sequence[str]) -> tuple[str, ...]:
+        """``targets`` as the adapter runs them (deduplicated, in order), or a ``UserError`` for
+        names no tool of this kind accepts: an empty name, or any but ``test`` where the build
+        system has no named targets (Bazel)."""
+        chosen = tuple(dict.fromkeys(targets)) or DEFAULT_TARGETS
+        bad = next((t for t in chosen if not t or t != t.strip() or "," in t), None)
+        if bad is not None:
+            raise UserError(f"--target {bad!r} is no target name", hint="e.g. --target lint or -t unit-test,lint")
+        if not self.named_targets and chosen != DEFAULT_TARGETS:
+            raise UserError(f"--target {','.join(chosen)}: {self.name} has no named targets to run, only its tests "
+                            "(leave out --target)")
+        return chosen
+
+    def test_nodes(self, graph: BuildGraph, ids: Iterable[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """The nodes among ``ids`` where this tool would run one of ``targets`` (sorted)."""
         return sorted(i for i in ids if graph.node(i).is_test)
 
     def suite_tests(self, graph: BuildGraph, roots: Iterable[str]) -> list[str]:
@@ -209,7 +233,7 @@ class Adapter(ABC):
         """
         return []
 
-    def change_tests(self, graph: BuildGraph, changes: "ChangeSet") -> list[str] | None:
+    def change_tests(self, graph: BuildGraph, changes: "ChangeSet", targets: Sequence[str] = DEFAULT_TARGETS) -> list[str] | None:
         """The tests the tool itself selects for a change, when it selects by more than the graph.
 
         None (the default): the test nodes in the change's blast radius. Nx 24 overrides it:
@@ -243,10 +267,49 @@ class Adapter(ABC):
         return None
 
     @abstractmethod
-    def test_command(self, tests: list[str]) -> list[str]:
-        """argv that runs exactly these tests with the repo's own tool."""
+    def test_command(self, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """argv that runs exactly these tests with the repo's own tool; with ``targets`` (passed
+        only for a ``--target``, to adapters with ``named_targets``), those targets of these
+        nodes: all of them when ``several_targets_per_command``, else the one.
 
-    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+        ``test_nodes``, ``change_tests`` and ``test_command_warnings`` get ``targets`` the same
+        way: never for the default ``test``, so an adapter written before ``--target`` keeps
+        its signatures."""
+
+    def targets_command(self, graph: BuildGraph, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """argv that runs ``targets`` of ``tests``: ``test_command`` itself when the tool takes
+        them all at once, else one ``test_command`` per target over the nodes having it, joined
+        with ``&&`` (``npm run`` and ``yarn run`` take one script name, and pnpm reads a second
+        one as an argument of the first: ``pnpm --filter a lint test`` runs ``lint test``,
+        pnpm 12.4.2, measured). Empty without tests."""
+        if not tests:
+            return []
+        if tuple(targets) == DEFAULT_TARGETS:
+            return self.test_command(tests)  # the signature adapters written before --target have
+        if len(targets) == 1 or self.several_targets_per_command:
+            return self.test_command(tests, targets)
+        import shlex
+
+        steps = [self.test_command(own, (t,)) for t in targets for own in [self.test_nodes(graph, tests, (t,))] if own]
+        if len(steps) == 1:
+            return steps[0]
+        # a step that is already a shell chain (yarn 1's one ``yarn workspace`` per package) joins as its text
+        texts = [s[2] if s[:2] == ["sh", "-c"] else shlex.join(s) for s in steps]
+        return ["sh", "-c", " && ".join(texts)]
+
+    def unknown_target_warnings(self, graph: BuildGraph, targets: Sequence[str]) -> list[str]:
+        """A warning for each of ``targets`` that no node of the workspace has, so an empty
+        answer is not read as "nothing affected" (``nx run-many -t nope`` says "No tasks were
+        run", exit 0; ``pnpm --filter a nope`` "None of the selected packages has a "nope"
+        script", exit 1; measured with nx 24 and pnpm 12.4.2). Only asked for a ``--target``."""
+        every = list(graph)
+        return [f"no {self.node_noun} of this workspace has a {t!r} {self.target_noun}" for t in targets
+                if not self.test_nodes(graph, every, (t,))]
+
+    #: what the named thing ``--target`` picks is called by this tool ("target", "task", "script")
+    target_noun: ClassVar[str] = "target"
+
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
         """Why the tool would refuse ``test_command(tests)``, if it would: a command that
         fails in a pre-commit hook must say so where it is printed."""
         return []

@@ -20,6 +20,7 @@ import json
 import os
 import threading
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -190,7 +191,7 @@ class CtxselTools:
 
         def run(directory: Path) -> Answer:
             ws = self._open_for(question, directory)
-            sel, changes = self._ask(ws.tests, ws, question)
+            sel, changes = self._ask(partial(ws.tests, target=tuple(question.run_targets)), ws, question)
             paths = ws.graph.paths_to(sel.roots, question.depth, only=sel.tests) if question.explain else {}
             why = explain_rows(sel.tests, paths, changes) if question.explain else None
             return Answer(self.document(tests_json(sel, changes, why)), _warnings(sel.warnings, changes))
@@ -253,6 +254,8 @@ class GraphQuestion:
     explain: bool = False
     repo: str | None = None
     limit: int | None = None  # blast_radius only: the nearest N (``--limit``)
+    #: affected_tests only: the targets/tasks/scripts to run instead of ``test`` (``--target``)
+    run_targets: Sequence[str] = ()
 
 
 def _selectors(q: GraphQuestion) -> Any:
@@ -318,6 +321,10 @@ def build_server(tools: CtxselTools) -> Any:
     Limit = Annotated[int | None, Field(ge=0, description=(
         f"At most this many affected nodes, nearest first (default {DEFAULT_LIMIT}; `truncated` counts the rest). "
         "A core library's radius can be thousands of nodes: narrow with depth, or raise this."))]
+    Target = Annotated[str | None, Field(description=(
+        "The target/task/script to run instead of 'test' (e.g. 'lint', 'unit-test', 'typecheck'; several "
+        "comma-separated, as `nx run-many -t a,b`): the affected nodes having it, and the tool's command "
+        "running it (nx run-many -t, turbo run, pnpm/npm/yarn run). Not for Bazel. Omit for tests."))]
     Repo = Annotated[str | None, Field(description=(
         "A directory inside the repository this server was started on, relative to it, to ask about instead "
         "(e.g. one workspace of several). Omit to use the server's repository."))]
@@ -339,8 +346,12 @@ def build_server(tools: CtxselTools) -> Any:
     def affected_tests(
         targets: Targets = [], since: Since = None, base: Base = None, head: Head = None, staged: Staged = False,
         files: Files = [], depth: Depth = None, owner: Owners = [], explain: Explain = False, repo: Repo = None,
+        target: Target = None,
     ) -> dict[str, Any]:
-        question = GraphQuestion(targets, since, base, head, staged, files, depth, owner, explain, repo)
+        from .commands.graph_queries import target_names
+
+        question = GraphQuestion(targets, since, base, head, staged, files, depth, owner, explain, repo,
+                                 run_targets=target_names([target] if target else None))
         return respond(lambda: tools.affected_tests(question))
 
     # blast_radius takes the same arguments plus ``limit`` (its answer can be huge; the tests' cannot

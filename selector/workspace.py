@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ctxsel.adapters import Adapter, AdapterOptions, adapter_class, find_workspace
+from ctxsel.adapters.base import DEFAULT_TARGETS
 
 from .cache import InputTracker, cached_graph
 from .errors import UserError
@@ -71,6 +72,9 @@ class TestSelection:
     argv: list[str]
     warnings: list[str] = field(default_factory=list)
     dropped_by_owner: int | None = None  # set when ``owners=`` filtered the answer
+    #: the targets/tasks/scripts run (``--target``; ``test`` by default): ``tests`` are the
+    #: nodes having one of them, ``argv`` runs them
+    targets: list[str] = field(default_factory=lambda: list(DEFAULT_TARGETS))
 
     @property
     def command(self) -> str:
@@ -80,7 +84,8 @@ class TestSelection:
 
     def as_json(self) -> dict:
         """The ``--format json`` body (schema ``tests.json``); CLI, MCP and API share it."""
-        body = {"adapter": self.adapter, "roots": self.roots, "tests": self.tests, "command": self.command}
+        body = {"adapter": self.adapter, "targets": self.targets, "roots": self.roots, "tests": self.tests,
+                "command": self.command}
         if self.dropped_by_owner is not None:
             body["dropped_by_owner"] = self.dropped_by_owner
         return body
@@ -95,6 +100,12 @@ def _load_keeping_warnings(adapter: Adapter, tracker: InputTracker) -> BuildGrap
     graph.warnings.extend(w for w in adapter.warnings[before:] if w not in graph.warnings)
     del adapter.warnings[before:]
     return graph
+
+
+def _targets_argument(targets: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """``targets=`` for the adapter's test methods, left out for the default ``test``: an
+    adapter written before ``--target`` (a plugin's) keeps its old signatures."""
+    return {} if tuple(targets) == DEFAULT_TARGETS else {"targets": tuple(targets)}
 
 
 class Workspace:
@@ -244,15 +255,21 @@ class Workspace:
 
     def tests(
         self, inputs: Sequence[str] = (), depth: int | None = None, roots: Sequence[str] | None = None,
-        owners: Sequence[str] = (),
+        owners: Sequence[str] = (), target: str | Sequence[str] = "test",
     ) -> TestSelection:
         """The test nodes in the blast radius and the tool's own command to run them.
 
         ``owners`` filters the selected tests (not the radius they come from): a team's
-        tests that a change elsewhere can break are still that team's to run.
+        tests that a change elsewhere can break are still that team's to run. ``target``
+        (``--target``; ``"lint"``, ``"unit-test,lint"`` or a list): the nodes having one of these
+        targets/tasks/scripts instead of ``test``
+        (``nx affected -t lint``), read from the graph's node data, so a cached graph answers any.
         """
+        names = target.split(",") if isinstance(target, str) else list(target)
+        chosen = self.adapter.check_targets(names)
+        named = _targets_argument(chosen)
         radius = self.blast_radius(inputs, depth, roots, with_paths=False)
-        tests = self.adapter.test_nodes(self.graph, [*radius.ids, *radius.unreported])
+        tests = self.adapter.test_nodes(self.graph, [*radius.ids, *radius.unreported], **named)
         suites = self.adapter.suite_tests(self.graph, radius.roots)  # `bazel test //p:suite` runs these
         if suites:
             tests = sorted(set(tests) | set(suites))
@@ -260,15 +277,17 @@ class Workspace:
         if owners:
             tests, dropped, notes = self._owned(tests, owners)
             radius.warnings.extend(notes)
-        argv = self.adapter.test_command(tests) if tests else []
-        radius.warnings.extend(self.adapter.test_command_warnings(self.graph, tests))
-        selection = TestSelection(self.adapter.name, radius.roots, tests, argv, radius.warnings)
+        argv = self.adapter.targets_command(self.graph, tests, chosen)
+        radius.warnings.extend(self.adapter.test_command_warnings(self.graph, tests, **named))
+        if named:
+            radius.warnings.extend(self.adapter.unknown_target_warnings(self.graph, chosen))
+        selection = TestSelection(self.adapter.name, radius.roots, tests, argv, radius.warnings, targets=list(chosen))
         if dropped is not None:
             selection.dropped_by_owner = len(dropped)
         return selection
 
     def tests_for_change(
-        self, sel: TestSelection, changes: "ChangeSet", targets: Sequence[str] = (),
+        self, sel: TestSelection, changes: "ChangeSet", inputs: Sequence[str] = (),
         depth: int | None = None, owners: Sequence[str] = (),
     ) -> TestSelection:
         """``sel`` (``tests`` for the change's roots) with the tests the tool itself picks for ``changes``.
@@ -276,35 +295,38 @@ class Workspace:
         Most tools run the tests of every node in the blast radius; Nx 24 picks test tasks
         by their inputs (``adapter.change_tests``), which can leave out dependents (a spec
         file outside ``production``) or add projects (a ``{workspaceRoot}`` input). Tests of
-        named ``targets`` stay; ``depth`` still bounds the answer; ``owners`` filter it as
-        ``tests`` does. Every command answering "which tests" for a change goes through it.
+        named ``inputs`` stay; ``depth`` still bounds the answer; ``owners`` filter it as
+        ``tests`` does; ``sel.targets`` are the targets run. Every command answering "which
+        tests" for a change goes through it.
 
         The change's ``hidden`` nodes add their own tests and their dependents' (within
         ``depth``): a root file, the lockfile or turbo.json touches Turborepo's ``//``, and
         ``turbo run test --filter=...[ref]`` runs ``//#test`` for it (measured).
         """
-        picked = self.adapter.change_tests(self.graph, changes)
+        targets = tuple(sel.targets)
+        named = _targets_argument(targets)
+        picked = self.adapter.change_tests(self.graph, changes, **named)
         # and the dependents of a hidden node: a package declaring the root package
         # (``"root": "workspace:../.."``) is run for a root file's change (turbo, measured)
         reached = self.adapter.blast_radius(self.graph, changes.hidden, depth) if changes.hidden else {}
-        touched = set(self.adapter.test_nodes(self.graph, reached)) - set(sel.tests)
+        touched = set(self.adapter.test_nodes(self.graph, reached, **named)) - set(sel.tests)
         if picked is None and not touched:
             return sel
         if picked is None:
             chosen, prior = set(sel.tests), sel.dropped_by_owner or 0  # already bounded and filtered
         else:
             chosen, prior = set(picked), 0
-            if targets:
-                chosen |= set(self.tests(targets, depth).tests)
+            if inputs:
+                chosen |= set(self.tests(inputs, depth, target=targets).tests)
             if depth is not None:
-                chosen &= set(self.tests(roots=sel.roots, depth=depth).tests)
+                chosen &= set(self.tests(roots=sel.roots, depth=depth, target=targets).tests)
         tests = sorted(chosen | touched)
         if owners:
             tests, dropped, _ = self._owned(tests, owners)  # its warnings are in sel already
             sel.dropped_by_owner = prior + len(dropped)
         sel.tests = tests
-        sel.argv = self.adapter.test_command(tests) if tests else []
-        sel.warnings.extend(w for w in self.adapter.test_command_warnings(self.graph, tests) if w not in sel.warnings)
+        sel.argv = self.adapter.targets_command(self.graph, tests, targets)
+        sel.warnings.extend(w for w in self.adapter.test_command_warnings(self.graph, tests, **named) if w not in sel.warnings)
         return sel
 
     # ------------------------------------------------------------ CODEOWNERS

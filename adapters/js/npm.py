@@ -24,8 +24,9 @@ import posixpath
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Sequence
 
+from ctxsel.adapters.base import DEFAULT_TARGETS
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import BuildGraph
@@ -327,11 +328,12 @@ class NpmAdapter(PackageGraphAdapter):
                     graph.add_edge(ids[src_dir], ids[target.dir], declared[dep_name][1])
         return graph
 
-    def test_command(self, tests: list[str]) -> list[str]:
-        """``npm run test --workspace=a ...``; the root is not a workspace, so it joins
-        with ``--include-workspace-root`` -- unless a selected workspace has the root's name,
-        where that flag runs nothing more (``root_test_shadowed``)."""
-        argv = ["npm", "run", "test"]
+    def test_command(self, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """``npm run test --workspace=a ...`` (``--target lint``: ``npm run lint ...``); the root
+        is not a workspace, so it joins with ``--include-workspace-root`` -- unless a selected
+        workspace has the root's name, where that flag runs nothing more (``root_test_shadowed``)."""
+        (target,) = targets
+        argv = ["npm", "run", target]
         for t in tests:
             if t == self._root_id():
                 if not self.root_test_shadowed(tests):
@@ -360,11 +362,14 @@ class NpmAdapter(PackageGraphAdapter):
                     continue
         return False
 
-    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
         if not self.root_test_shadowed(tests):
             return []
+        script = "test" if tuple(targets) == DEFAULT_TARGETS else " / ".join(targets)
+        run = " && ".join(f"npm run {t}" for t in targets if t in graph.node(self._root_id()).meta.get("scripts", {})) \
+            if self._root_id() in graph else ""
         return [f"npm runs one script per package name, and a selected workspace is named like the root "
-                f"({self._root_id()}): the command cannot run the root's test; run `npm run test` in the "
+                f"({self._root_id()}): the command cannot run the root's {script}; run `{run or 'npm run test'}` in the "
                 "workspace root as well"]
 
     def _root_id(self) -> str:

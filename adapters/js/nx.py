@@ -48,10 +48,10 @@ import os
 import tempfile
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable, Iterator, Sequence
 
 from ctxsel import safepickle
-from ctxsel.adapters.base import Adapter
+from ctxsel.adapters.base import DEFAULT_TARGETS, Adapter
 from ctxsel.cache import CACHE_DIR, InputTracker
 from ctxsel.paths import read_text
 from ctxsel.process import run_tool
@@ -344,14 +344,19 @@ class NxAdapter(Adapter):
         return super().resolve(graph, spec)
 
     # ------------------------------------------------------------ answers
-    def test_nodes(self, graph: BuildGraph, ids: Iterable[str]) -> list[str]:
-        """Projects with a ``test`` target (what ``nx run-many -t test`` would run)."""
-        return sorted(i for i in ids if graph.node(i).meta.get("has_test"))
+    named_targets: ClassVar[bool] = True  # nx affected -t lint
+    several_targets_per_command: ClassVar[bool] = True  # nx run-many -t lint,test
 
-    def test_command(self, tests: list[str]) -> list[str]:
-        return ["nx", "run-many", "-t", "test", "-p", ",".join(tests)]
+    def test_nodes(self, graph: BuildGraph, ids: Iterable[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """Projects with one of ``targets`` (what ``nx run-many -t test`` would run), inferred
+        targets included: the node's ``targets`` are the project's own and its plugins'."""
+        return sorted(i for i in ids if any(has_target(graph.node(i), t) for t in targets))
 
-    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+    def test_command(self, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """``nx run-many -t a,b -p x,y``: Nx runs each target on the listed projects having it."""
+        return ["nx", "run-many", "-t", ",".join(targets), "-p", ",".join(tests)]
+
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
         """Nx refuses to run (or select) a ``test`` task whose ``externalDependencies`` input names
         a package no external node stands for: measured, ``nx affected -t test`` and the run
         fail with "The externalDependency 'x' for 'b:test' could not be found" -- for a package
@@ -361,35 +366,45 @@ class NxAdapter(Adapter):
         ``dependsOn`` entry sits in these tests' task graph (``check_depends_on``; measured with
         nx 24.0.6: ``nx run-many -t test -p y`` runs although x's test carries one, ``-p x``
         and ``-p w``, whose test reaches such an entry through ``^build``, fail). A change's
-        selection checked every test already (``change_tests``); ``ctxsel tests X`` is checked here."""
+        selection checked every test already (``change_tests``); ``ctxsel tests X`` is checked here.
+        With ``--target``: each target's tasks of the projects having it."""
         try:
-            self.task_selection(graph).check_depends_on(tests, "test")
+            for target, projects in self.tasks_by_target(graph, tests, targets):
+                self.task_selection(graph).check_depends_on(projects, target)
         except InvalidInputsError as exc:
             raise self._input_error(exc) from None
         pending = self.__dict__.pop("_affected_warnings", [])
-        return list(dict.fromkeys([*self.unlocked_pins(graph, tests), *pending]))
+        return list(dict.fromkeys([*self.unlocked_pins(graph, tests, targets), *pending]))
 
-    def unlocked_pins(self, graph: BuildGraph, tests: Iterable[str]) -> list[str]:
+    def tasks_by_target(self, graph: BuildGraph, projects: Iterable[str],
+                        targets: Sequence[str]) -> list[tuple[str, list[str]]]:
+        """(target, those of ``projects`` having it) for each of ``targets``: the tasks
+        ``nx run-many -t a,b -p ...`` runs (Nx skips a listed project without the target)."""
+        chosen = list(projects)
+        return [(t, [p for p in chosen if has_target(graph.node(p), t)]) for t in targets]
+
+    def unlocked_pins(self, graph: BuildGraph, tests: Iterable[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
         """A warning for each ``externalDependencies`` entry of these projects' ``test`` tasks
-        that names a package the lockfile does not lock (``test_command_warnings``)."""
+        (``targets``' tasks) that names a package the lockfile does not lock (``test_command_warnings``)."""
         selection = self.task_selection(graph)
-        pins: list[tuple[str, str]] = []
-        for project in tests:
-            try:
-                pins.extend((project, name) for name in selection.task_inputs(project, "test").pinned_externals)
-            except InvalidInputsError:
-                continue
+        pins: list[tuple[str, str, str]] = []
+        for target, projects in self.tasks_by_target(graph, tests, targets):
+            for project in projects:
+                try:
+                    pins.extend((project, target, name) for name in selection.task_inputs(project, target).pinned_externals)
+                except InvalidInputsError:
+                    continue
         # the lockfile is parsed only when some test pins a package: a large one costs a second
         locked = self.locked_packages() if pins else None
         if locked is None:
             return []
         out: list[str] = []
-        for project, name in pins:
+        for project, target, name in pins:
             if name not in locked:
                 where, line = _input_location(self.root, selection.root_of(project), name)
-                out.append(f"{where}{f':{line}' if line else ''}: nx fails on {project}:test: its externalDependencies "
+                out.append(f"{where}{f':{line}' if line else ''}: nx fails on {project}:{target}: its externalDependencies "
                            f"input names {name!r}, which the lockfile does not lock (\"The externalDependency "
-                           f"'{name}' for '{project}:test' could not be found\")")
+                           f"'{name}' for '{project}:{target}' could not be found\")")
         return out
 
     def locked_packages(self) -> "set[str] | None":
@@ -507,8 +522,9 @@ class NxAdapter(Adapter):
         touched = selection.implicitly_touched(path) | selection.dependency_update_projects
         return sorted(set(owned) | touched) if touched else owned
 
-    def change_tests(self, graph: BuildGraph, changes: "ChangeSet") -> list[str] | None:
-        """The projects whose ``test`` task ``nx affected -t test`` selects for the change.
+    def change_tests(self, graph: BuildGraph, changes: "ChangeSet", targets: Sequence[str] = DEFAULT_TARGETS) -> list[str] | None:
+        """The projects whose ``test`` task ``nx affected -t test`` selects for the change
+        (``targets``: those whose task of one of them ``nx affected -t a,b`` selects).
 
         Nx 24 selects tasks by their inputs unless nx.json sets ``affected.legacy`` (or
         ``NX_LEGACY_AFFECTED=true``): a ``*.spec.ts`` outside ``production`` re-runs its
@@ -533,19 +549,22 @@ class NxAdapter(Adapter):
         if legacy == "true" or (legacy != "false" and isinstance(nx_json.get("affected"), dict)
                                 and _js_truthy(nx_json["affected"].get("legacy"))):
             return None
-        tests = [n.id for n in graph.nodes() if n.meta.get("has_test")]
+        tasks = self.tasks_by_target(graph, graph, targets)
+        having = {p for _, projects in tasks for p in projects}
+        tests = [p for p in graph if p in having]
         # nx affected -t test hashes every test task, and fails on any of them it cannot hash
         # (measured: a change outside b, b's test pinning an unlocked package): said once the
         # selection's own warnings are asked for (``test_command_warnings``)
-        self._affected_warnings = self.unlocked_pins(graph, tests)
+        self._affected_warnings = self.unlocked_pins(graph, tests, targets)
         paths = [p for f in changes.files for p in (f.path, f.old_path) if p and not self.ignored_change(p)]
         selection = self.task_selection(graph)
         updates = dependency_updates(nx_json)
         lockfiles = [g for g in changes.global_files if g in LOCKFILES]
         try:
-            selection.check_inputs(tests, "test")
-            selection.check_depends_on(tests, "test")
-            selection.check_dependency_inputs(tests, "test")
+            for target, projects in tasks:
+                selection.check_inputs(projects, target)
+                selection.check_depends_on(projects, target)
+                selection.check_dependency_inputs(projects, target)
             if (len(lockfiles) < len(changes.global_files) or any(self.config_gone(p) for p in paths)
                     or self.second_root_tsconfig() in paths or any(p in ROOT_IGNORE_FILES for p in paths)):
                 return sorted(tests)
@@ -559,9 +578,12 @@ class NxAdapter(Adapter):
                 packages = packages or self.current_npm_packages() or None
                 by_name, nodes = packages.manifest_moves(named[1] - moved) if packages else (named[1], frozenset())
                 moved = moved | by_name
-            return sorted(selection.affected(tests, paths, "test", always=always, npm_changed=named is None or bool(lockfiles),
-                                             npm_moved=moved, npm_packages=packages, npm_nodes=nodes,
-                                             json_changed=self.json_changed(changes)))
+            picked: set[str] = set()
+            for target, projects in tasks:
+                picked |= selection.affected(projects, paths, target, always=always,
+                                             npm_changed=named is None or bool(lockfiles), npm_moved=moved,
+                                             npm_packages=packages, npm_nodes=nodes, json_changed=self.json_changed(changes))
+            return sorted(picked)
         except InvalidInputsError as exc:
             raise self._input_error(exc) from None
 
@@ -1437,6 +1459,14 @@ class ImportCache:
             return
         self.entries = {rel: entry for rel, entry in self.entries.items() if rel in self.seen}  # drop deleted files
         safepickle.dump((self.FORMAT, self.entries), self.path, self.root)
+
+
+def has_target(node: Node, target: str) -> bool:
+    """Whether project ``node`` has ``target`` (its own or a plugin's inferred one), from the
+    graph's node data, so a cached graph answers for any target name (``--target``)."""
+    if target == "test":
+        return bool(node.meta.get("has_test"))
+    return target in (node.meta.get("targets") or ())
 
 
 def graph_from_nx_json(data: dict[str, Any], adapter: str, root: str) -> BuildGraph:

@@ -24,9 +24,9 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
 
-from ctxsel.adapters.base import Adapter
+from ctxsel.adapters.base import DEFAULT_TARGETS, Adapter
 from ctxsel.cache import InputTracker
 from ctxsel.process import run_tool
 from ctxsel.errors import Location, ParseError, ToolError
@@ -435,6 +435,22 @@ class PackageGraphAdapter(Adapter):
     def has_test(self, pkg: JsPackage) -> bool:
         """pnpm, npm and yarn run ``<tool> test`` only where a ``test`` script exists."""
         return "test" in pkg.scripts
+
+    target_noun: ClassVar[str] = "script"
+    named_targets: ClassVar[bool] = True  # pnpm/npm/yarn run NAME, turbo run NAME
+
+    def test_nodes(self, graph: BuildGraph, ids: Iterable[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """The packages among ``ids`` having one of the ``targets`` scripts (``test``: ``is_test``,
+        which turbo also asks a task definition for); read from the node's ``scripts``, so a cached
+        graph answers for any script name (``--target``)."""
+        return sorted(i for i in ids if any(self.has_target(graph.node(i), t) for t in targets))
+
+    def has_target(self, node: Node, target: str) -> bool:
+        """Whether the tool runs script ``target`` of package ``node``: pnpm skips a selected
+        package without it (``pnpm --filter a --filter b lint``, b without ``lint``, runs a's
+        alone, exit 0), npm fails on one ("Missing script", exit 1, unless ``--if-present``;
+        pnpm 12.4.2, npm 11.19.1, measured), so only packages having it are selected."""
+        return node.is_test if target == "test" else target in node.meta.get("scripts", {})
 
     def link_target(
         self,

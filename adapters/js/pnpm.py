@@ -32,9 +32,9 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Sequence
 
-from ctxsel.adapters.base import AdapterOptions
+from ctxsel.adapters.base import DEFAULT_TARGETS, AdapterOptions
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import BuildGraph
@@ -500,13 +500,17 @@ class PnpmAdapter(PackageGraphAdapter):
     def name_selects_itself(self, pkg: JsPackage, ws: JsWorkspace) -> bool:
         return not _FILTER_SYNTAX.search(pkg.name)
 
-    def test_command(self, tests: list[str]) -> list[str]:
+    def test_command(self, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """``pnpm --filter a --filter b test``; another script is run with ``run`` (``pnpm
+        --filter a run lint``): a script named like a pnpm command (``deploy``, ``pack``)
+        would run that command instead."""
         argv = ["pnpm"]
         for t in tests:
             argv += ["--filter", filter_selector(t)]
-        return argv + ["test"]
+        (target,) = targets
+        return argv + (["test"] if target == "test" else ["run", target])
 
-    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
         """pnpm 12 refuses to run one script in two selected projects that depend on each
         other, through any path and any dependency field ("The tasks form a dependency
         cycle: p/a#test -> p/b#test -> p/a#test", measured; ``pnpm -r test`` too), unless

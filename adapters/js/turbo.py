@@ -57,9 +57,9 @@ import dataclasses
 import posixpath
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
 
-from ctxsel.adapters.base import AdapterOptions
+from ctxsel.adapters.base import DEFAULT_TARGETS, AdapterOptions
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import DEP, DEV, IMPLICIT, OPTIONAL, BuildGraph, Node
@@ -86,6 +86,11 @@ ROOT_ID = "//"
 #: node meta key: why turbo refuses the package's own turbo.json, ``[file, line, message]``
 #: (``TurboAdapter.config_problems``, ``refused_config``)
 CONFIG_PROBLEM = "turbo_config_problem"
+#: node meta: the turbo tasks defined for the package (``TurboAdapter.package_task_names``; the
+#: root ``//``: its ``//#task`` ones), which ``--target`` reads from a cached graph
+TASKS = "turbo_tasks"
+#: root node meta: every task name some turbo.json defines (``TurboAdapter.defined_task_names``)
+DEFINED_TASKS = "turbo_defined_tasks"
 CATALOG_PROTOCOL = "catalog:"
 QUERY = "{ packages { items { name path directDependencies { items { name } } } } }"
 #: how turbo 2.11.11 words a refusal of turbo.json's task definitions (``_query_output``), and of
@@ -802,8 +807,10 @@ def _command_invokes_turbo(words: list[str]) -> bool:
     return any(_TURBO_WORD.search(w) for w in words)
 
 
-def walk_task_graph(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) -> tuple[list[str], set[TaskKey]]:
-    """(problems, every task reached) of ``turbo run test`` from these packages' ``test`` tasks.
+def walk_task_graph(graph: BuildGraph, tests: list[str], defs: TaskDefinitions,
+                    targets: Sequence[str] = DEFAULT_TARGETS) -> tuple[list[str], set[TaskKey]]:
+    """(problems, every task reached) of ``turbo run test`` from these packages' ``test`` tasks
+    (``turbo run lint test``: their ``lint`` and ``test`` tasks, each where turbo defines it).
 
     The tasks reached through ``dependsOn`` run too -- ``"dependsOn": ["^test"]`` runs the
     ``test`` of every package the selected ones depend on, transitively (``turbo run test
@@ -837,7 +844,8 @@ def walk_task_graph(graph: BuildGraph, tests: list[str], defs: TaskDefinitions) 
 
     problems: list[str] = []
     edges: dict[TaskKey, list[TaskKey]] = {}
-    start: list[TaskKey] = sorted((t, "test") for t in tests if t in graph)
+    start: list[TaskKey] = sorted((t, task) for t in tests if t in graph for task in targets
+                                  if task == "test" or task in graph.node(t).meta.get(TASKS, ()))
     todo, seen = list(start), set(start)
     while todo:
         key = todo.pop()
@@ -1149,7 +1157,8 @@ class TurboAdapter(PackageGraphAdapter):
                       "its tests are left out of the turbo command")
         node = self.make_node(root, nid)
         graph.add_node(dataclasses.replace(node, kind="package", is_test="test" in root.scripts
-                                           and self.package_has_test(root)))
+                                           and self.package_has_task(root, "test"),
+                                           meta={**node.meta, TASKS: self.package_task_names(root)}))
         if edges:
             for dep in graph.dependencies(ROOT_ID):
                 for kind in graph.edge_types(ROOT_ID, dep):
@@ -1163,6 +1172,7 @@ class TurboAdapter(PackageGraphAdapter):
         defines ``test`` (``test_command_warnings`` reads both on a warm run, without turbo.json)."""
         node = super().make_node(pkg, node_id)
         if not pkg.is_root:
+            node = dataclasses.replace(node, meta={**node.meta, TASKS: self.package_task_names(pkg)})
             err = self.config_problems.get(pkg.dir)
             if err is None:
                 return node
@@ -1170,8 +1180,30 @@ class TurboAdapter(PackageGraphAdapter):
             problem = [where.path, where.line, err.message]
             return dataclasses.replace(node, meta={**node.meta, CONFIG_PROBLEM: problem})
         single = self._single_package()
+        own = sorted(pkg.scripts) if single else sorted(t[len(ROOT_ID) + 1:] for t in self.root_tasks
+                                                        if t.startswith(f"{ROOT_ID}#"))
         return dataclasses.replace(node, meta={**node.meta, "single_package": single,
-                                               "test_task": single and "test" in pkg.scripts or self.defines_test_task()})
+                                               "test_task": single and "test" in pkg.scripts or self.defines_test_task(),
+                                               TASKS: own, DEFINED_TASKS: self.defined_task_names(single, pkg)})
+
+    def defined_task_names(self, single: bool, root: JsPackage) -> list[str]:
+        """Every task name some turbo.json defines (``defines_test_task`` for each; single-package
+        mode: the root's scripts too). ``turbo run NAME`` fails for any other name ("Could not
+        find task `NAME` in project", turbo 2.11.11, measured): ``unknown_target_warnings``."""
+        names = {t.partition("#")[2] if "#" in t else t for t in self.root_tasks
+                 if "#" not in t or t.partition("#")[0] in self.task_owners}
+        names.update(t for tasks in self.package_tasks.values() for t in tasks)
+        if single:
+            names.update(root.scripts)
+        return sorted(names)
+
+    def package_task_names(self, pkg: JsPackage) -> list[str]:
+        """The tasks turbo defines for workspace package ``pkg`` (``package_has_task`` of each name
+        a turbo.json gives a task), so a cached graph answers ``--target NAME`` without turbo.json."""
+        names = {t.partition("#")[2] if "#" in t else t for t in self.root_tasks
+                 if "#" not in t or t.partition("#")[0] == pkg.name}
+        names.update(t for tasks in self.package_tasks.values() for t in tasks)
+        return sorted(t for t in names if self.package_has_task(pkg, t))
 
     def defines_test_task(self) -> bool:
         """Whether any turbo.json defines a ``test`` task (``test``, ``<pkg>#test``, ``//#test``, or
@@ -1212,20 +1244,20 @@ class TurboAdapter(PackageGraphAdapter):
             # single-package mode runs the root's scripts as tasks, turbo.json defining them or
             # not (``{"tasks": {}}`` runs ``test``, turbo 2.11.11, measured)
             return self._single_package() or f"{ROOT_ID}#test" in self.root_tasks
-        return self.package_has_test(pkg)
+        return self.package_has_task(pkg, "test")
 
     def _single_package(self) -> bool:
         return self.declaration is not None and self.declaration.single_package
 
-    def package_has_test(self, pkg: JsPackage) -> bool:
-        """Whether turbo defines ``test`` for ``pkg`` as a workspace package: its own turbo.json,
-        one it extends, ``<name>#test`` or ``test`` in the root's (the root package too, when a
+    def package_has_task(self, pkg: JsPackage, task: str) -> bool:
+        """Whether turbo defines ``task`` for ``pkg`` as a workspace package: its own turbo.json,
+        one it extends, ``<name>#task`` or ``task`` in the root's (the root package too, when a
         workspace glob lists it: ``root_listed``)."""
-        found = self._package_test_definition(pkg.dir, {pkg.dir})
+        found = self._package_task_definition(pkg.dir, {pkg.dir}, task)
         if found is not None:
             # ``{"extends": false}`` alone opts out of the root's task (turbo 2.11, measured)
             return found != {"extends": False}
-        return "test" in self.root_tasks or f"{pkg.name}#test" in self.root_tasks
+        return task in self.root_tasks or f"{pkg.name}#{task}" in self.root_tasks
 
     def _extends_location(self, rel: str, tracker: InputTracker) -> Location:
         """Where a package turbo.json says ``extends``, for errors about it."""
@@ -1276,21 +1308,21 @@ class TurboAdapter(PackageGraphAdapter):
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
             self.warn(f"{text} (turbo run stops on any task of {shown}; the package graph is unaffected)")
 
-    def _package_test_definition(self, rel: str, seen: set[str]) -> Any:
-        """The ``test`` definition package ``rel``'s turbo.json gives it, or None: its own, else
+    def _package_task_definition(self, rel: str, seen: set[str], task: str) -> Any:
+        """The ``task`` definition package ``rel``'s turbo.json gives it, or None: its own, else
         the one of the *last* package in ``"extends": ["//", ...]`` that gives one, itself found
         the same way (turbo 2.11.11, measured: ``c`` extending ``["//", "a", "d"]`` runs ``d``'s
         test where ``a`` opts out with ``{"extends": false}``, and opts out for ``["//", "d",
         "a"]``; a chain ``c -> b -> a`` carries ``a``'s opt-out, which a root ``b#test`` does not
         undo). ``seen`` keeps a diamond from being walked twice."""
-        own = self.package_tasks.get(rel, {}).get("test")
+        own = self.package_tasks.get(rel, {}).get(task)
         if own is not None:
             return own
         found = None
         for other in self.package_extends.get(rel, ()):
             if other not in seen:
                 seen.add(other)
-                definition = self._package_test_definition(other, seen)
+                definition = self._package_task_definition(other, seen, task)
                 found = definition if definition is not None else found
         return found
 
@@ -1506,14 +1538,45 @@ class TurboAdapter(PackageGraphAdapter):
         changed = lockfile_changed_dirs(before, after, manager, externals, resolutions)
         return sorted(n.id for n in packages if changed is None or n.package in changed)
 
-    def test_command(self, tests: list[str]) -> list[str]:
-        """``turbo run test --filter=<one package>...`` (``filter_value``). A package no filter
-        selects alone is left out (``assign_ids`` warned); with none left the command is
-        empty, as ``turbo run test`` without a filter would run every package."""
-        filters = [f for f in map(filter_value, tests) if f is not None]
-        return ["turbo", "run", "test", *(f"--filter={f}" for f in filters)] if filters else []
+    several_targets_per_command: ClassVar[bool] = True  # turbo run lint test
+    target_noun: ClassVar[str] = "task"
 
-    def test_command_warnings(self, graph: BuildGraph, tests: list[str]) -> list[str]:
+    def has_target(self, node: Node, target: str) -> bool:
+        """``scripts.<target>`` plus a turbo task of that name for the package (``is_test`` for
+        ``test``): ``turbo run lint`` lists a package without the script with command
+        ``<NONEXISTENT>`` and runs nothing there (turbo 2.11.11, measured)."""
+        if target == "test":
+            return node.is_test
+        return target in node.meta.get("scripts", {}) and target in node.meta.get(TASKS, ())
+
+    def unknown_target_warnings(self, graph: BuildGraph, targets: Sequence[str]) -> list[str]:
+        """A target no turbo.json defines fails every ``turbo run`` naming it ("Could not find task
+        `nope` in project", also beside a defined one: ``turbo run nope lint``; turbo 2.11.11,
+        measured): said as such, the command leaves it out; else the usual warning."""
+        defined = set(graph.node(ROOT_ID).meta.get(DEFINED_TASKS, ())) if ROOT_ID in graph else set()
+        missing = [t for t in targets if t not in defined]
+        where = self._config_name()
+        out = [f'{where} defines no "{t}" task: `turbo run {t}` fails ("Could not find task `{t}` in project"), '
+               "so the command leaves it out" for t in missing]
+        return out + super().unknown_target_warnings(graph, [t for t in targets if t in defined])
+
+    def test_command(self, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """``turbo run test --filter=<one package>...`` (``filter_value``; ``--target lint,test``:
+        ``turbo run lint test ...``). A package no filter selects alone is left out (``assign_ids``
+        warned); with none left the command is empty, as ``turbo run test`` without a filter
+        would run every package."""
+        filters = [f for f in map(filter_value, tests) if f is not None]
+        return ["turbo", "run", *targets, *(f"--filter={f}" for f in filters)] if filters else []
+
+    def targets_command(self, graph: BuildGraph, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """``test_command`` for the targets some turbo.json defines: one it does not define would
+        fail the whole ``turbo run`` (``unknown_target_warnings``)."""
+        if tuple(targets) != DEFAULT_TARGETS and ROOT_ID in graph:
+            defined = set(graph.node(ROOT_ID).meta.get(DEFINED_TASKS, ()))
+            targets = [t for t in targets if t in defined]
+        return super().targets_command(graph, tests, targets) if targets else []
+
+    def test_command_warnings(self, graph: BuildGraph, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
         """turbo refuses the whole ``turbo run test`` when the task graph from these tests is
         broken (``walk_task_graph``): a cycle through ``dependsOn``, a task it names that
         does not exist, a persistent dependency. The command stays as it is (it is what runs
@@ -1528,7 +1591,9 @@ class TurboAdapter(PackageGraphAdapter):
         them (``_dependency_tests_note``)."""
         root = graph.node(ROOT_ID).meta if ROOT_ID in graph else {}
         if not tests:
-            if root.get("test_task") is False and any("test" in n.meta.get("scripts", {}) for n in graph.nodes()):
+            # (another --target no turbo.json defines: ``unknown_target_warnings``)
+            if (tuple(targets) == DEFAULT_TARGETS and root.get("test_task") is False
+                    and any("test" in n.meta.get("scripts", {}) for n in graph.nodes())):
                 where = self._config_name()
                 text = (f'{where} defines no "test" task, so `turbo run test` fails ("Could not find task `test` '
                         f'in project") and no package\'s test script runs; add "test" to "tasks" in {where}')
@@ -1542,22 +1607,22 @@ class TurboAdapter(PackageGraphAdapter):
             dir_of = {str(n.meta.get("name")): n.package for n in graph.nodes() if n.kind == "package"}
             single = bool(root.get("single_package"))
             defs = TaskDefinitions(self.root, turbo_tasks(found[0]), dir_of, tracker, single_package=single)
-            problems, reached = walk_task_graph(graph, tests, defs)
+            problems, reached = walk_task_graph(graph, tests, defs, targets)
             # "Package tasks (<package>#<task>) are not allowed in single-package repositories"
             # stops every ``turbo run`` (``turbo ls`` lists no package and goes on; 2.11.11, measured)
             problems[:0] = [f"{task!r} is a package task, which a single-package repository (no workspace globs "
                             "turbo reads) cannot have" for task in defs.root_tasks if single and "#" in task][:1]
         except (ParseError, OSError):
             return []  # the graph was read from these files; a file broken since is the next run's error
-        self._refuse_broken_configs(graph, reached)
+        self._refuse_broken_configs(graph, reached, targets)
         if not problems:
-            return self._dependency_tests_note(graph, tests, reached)
+            return self._dependency_tests_note(graph, tests, reached, targets)
         shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
         fix = "turbo.json or the root package.json scripts" if any("recursive_turbo" in p for p in problems) else "turbo.json"
         return [f"turbo refuses to run this command, its task graph is broken: {shown} (fix {fix})"]
 
     @staticmethod
-    def _refuse_broken_configs(graph: BuildGraph, reached: set[TaskKey]) -> None:
+    def _refuse_broken_configs(graph: BuildGraph, reached: set[TaskKey], targets: Sequence[str] = DEFAULT_TARGETS) -> None:
         """Exit 2 when a task of the command reads a package turbo.json turbo refuses: turbo reads
         it only then, and stops before any task runs ("Failed to parse turbo.json", "Cannot extend
         from ...", 2.11.11, measured), where ``turbo ls`` and other packages' tasks still work --
@@ -1566,10 +1631,12 @@ class TurboAdapter(PackageGraphAdapter):
             err = refused_config(graph.node(nid)) if nid in graph else None
             if err is not None:
                 name = graph.node(nid).meta.get("name") or nid
-                raise ParseError(f"{err.message} (`turbo run test` stops on it: it runs {name}#{task})", err.location,
+                raise ParseError(f"{err.message} (`turbo run {' '.join(targets)}` stops on it: it runs {name}#{task})",
+                                 err.location,
                                  hint="fix that turbo.json; the package graph and other packages' tests are unaffected")
 
-    def _dependency_tests_note(self, graph: BuildGraph, tests: list[str], reached: set[TaskKey]) -> list[str]:
+    def _dependency_tests_note(self, graph: BuildGraph, tests: list[str], reached: set[TaskKey],
+                               targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
         """One line naming the ``test`` tasks the command runs beyond the selected ones: turbo
         follows ``dependsOn`` (``^test``: the tests of every package the selected ones depend
         on), so ``turbo run test --filter=b`` also runs ``a#test`` (turbo 2.11.11, measured).
@@ -1580,13 +1647,14 @@ class TurboAdapter(PackageGraphAdapter):
         extra = sorted(
             str(graph.node(nid).meta.get("name") or nid) if nid != ROOT_ID else ROOT_ID
             for nid, task in reached
-            if task == "test" and nid not in chosen and nid in graph and "test" in graph.node(nid).meta.get("scripts", {})
+            if task in targets and nid not in chosen and nid in graph and task in graph.node(nid).meta.get("scripts", {})
         )
         if not extra:
             return []
         shown = ", ".join(extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
         what = "package" if len(extra) == 1 else "packages"
-        text = (f"the command also runs the test task of {len(extra)} {what} the selected tests depend on through "
+        task_name = "test" if tuple(targets) == DEFAULT_TARGETS else "/".join(targets)
+        text = (f"the command also runs the {task_name} task of {len(extra)} {what} the selected tests depend on through "
                 f"turbo.json's dependsOn (e.g. ^test), not affected by the change: {shown}")
         return [text]
 

@@ -57,8 +57,9 @@ import shutil
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar, Iterator, Sequence
 
+from ctxsel.adapters.base import DEFAULT_TARGETS
 from ctxsel.cache import InputTracker
 from ctxsel.errors import Location, ParseError, ToolError
 from ctxsel.graph import DEP, DEV, OPTIONAL, BuildGraph
@@ -360,28 +361,32 @@ class YarnAdapter(PackageGraphAdapter):
         return self.run_tool(self._argv(*args), YARN_ENV)
 
     # ------------------------------------------------------------ commands
-    def test_command(self, tests: list[str]) -> list[str]:
+    def test_command(self, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
         """berry: ``yarn workspaces foreach --all --include <name or path> ... run test``
         (``--include`` matches a workspace's name or its path from the root, ``.`` for the
         root; a node named by its directory is passed as that path). yarn 1 has no
         multi-workspace filter: one ``yarn workspace NAME test`` per package, chained with
         ``&&``, and plain ``yarn test`` for the root. Yarn 2 and 3 have ``foreach`` only with the
         workspace-tools plugin (``_has_foreach``); without it they get yarn 1's chain, which
-        berry runs the same way."""
+        berry runs the same way. Another script (``--target lint``) is run with ``run`` (``yarn
+        workspace a run lint``): a script named like a yarn command (``pack``, ``info``) would
+        run that command instead."""
+        (target,) = targets
+        script = ["test"] if target == "test" else ["run", target]
         root_id = self._root_id()
         if self._has_foreach:
             argv = ["yarn", "workspaces", "foreach", "--all"]
             for t in tests:
                 argv += ["--include", "." if t == root_id else t.removeprefix("./")]
-            return argv + ["run", "test"]
+            return argv + ["run", target]
         steps: list[list[str] | str] = []
         for t in tests:
             if t == root_id:
-                steps.append(["yarn", "test"])
+                steps.append(["yarn", *script])
             elif t.startswith(DIR_PREFIX):  # an unnamed berry workspace: ``yarn workspace`` needs a name
-                steps.append(f"(cd {shlex.quote(t.removeprefix(DIR_PREFIX))} && yarn test)")
+                steps.append(f"(cd {shlex.quote(t.removeprefix(DIR_PREFIX))} && {shlex.join(['yarn', *script])})")
             else:
-                steps.append(["yarn", "workspace", t, "test"])
+                steps.append(["yarn", "workspace", t, *script])
         if len(steps) == 1 and isinstance(steps[0], list):
             return steps[0]
         return ["sh", "-c", " && ".join(s if isinstance(s, str) else shlex.join(s) for s in steps)]

@@ -16,6 +16,23 @@ from . import owners as own
 BLAST_FORMATS = ("text", "json", "labels")
 TEST_FORMATS = ("text", "json", "command")
 
+TARGET = typer.Option(
+    None, "--target", "-t", metavar="NAME",
+    help="Run target/task/script NAME instead of test (nx -t, turbo run, pnpm/npm/yarn run); repeat, or a,b.",
+)
+
+
+def target_names(values: Optional[List[str]]) -> tuple[str, ...]:
+    """``--target`` as given (``-t a -t b`` or ``-t a,b``, as ``nx run-many -t a,b`` takes
+    them); empty: the default, ``test``. Names are checked by the adapter (``check_targets``)."""
+    return tuple(name for value in values or () for name in value.split(","))
+
+
+def no_tests_line(sel, changed: bool) -> str:
+    """What the text format prints for an empty selection ("no tests ...", or the ``--target``'s name)."""
+    what = "tests" if sel.targets == ["test"] else "/".join(sel.targets) + " targets"
+    return f"no {what} depend on the change" if changed else f"no {what} depend on the inputs"
+
 
 def _check_format(fmt: str, allowed: tuple[str, ...]) -> None:
     if fmt not in allowed:
@@ -140,13 +157,15 @@ def tests(
     owner: Optional[List[str]] = own.OWNER,
     codeowners: Optional[str] = own.CODEOWNERS,
     codeowners_syntax: str = own.CODEOWNERS_SYNTAX,
+    target: Optional[List[str]] = TARGET,
 ) -> None:
     """The test targets a change to the inputs (or a git change) could break, and the tool's command to run them."""
     _check_format(fmt, TEST_FORMATS)
     opts: GlobalOptions = ctx.obj
     ws = opts.open()
     selectors = chg.ChangeSelectors(since, base, head, staged, files or [])
-    sel, changes, owners = graph_question(ws.tests, ws, targets, selectors, depth, owner, codeowners, codeowners_syntax)
+    ask = partial(ws.tests, target=target_names(target))
+    sel, changes, owners = graph_question(ask, ws, targets, selectors, depth, owner, codeowners, codeowners_syntax)
     _emit_warnings(opts, sel.warnings)
     own.note_dropped(opts, sel.dropped_by_owner, owners, "test")
     chg.report_changes(changes, ws.adapter.node_noun, opts.quiet)
@@ -158,7 +177,7 @@ def tests(
             print(sel.command)
     else:
         if not sel.tests:
-            print("no tests depend on the change" if changes is not None and not targets else "no tests depend on the inputs")
+            print(no_tests_line(sel, changes is not None and not targets))
             return
         lines([chg.explain_line(r) for r in why] if explain else sel.tests)
         print()

@@ -16,7 +16,7 @@ import os
 import signal
 import subprocess
 import sys
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -24,7 +24,7 @@ from ..cli import GlobalOptions, app
 from ..errors import ToolError, UserError
 from ..render import lines, to_json, warn
 from . import changes as chg
-from .graph_queries import tests_json
+from .graph_queries import TARGET, target_names, tests_json
 
 FORMATS = ("text", "json", "command")
 
@@ -40,6 +40,7 @@ def pre_commit(
     fmt: str = typer.Option("text", "--format", help="text, json or command."),
     explain: bool = chg.EXPLAIN,
     timeout: Optional[float] = typer.Option(3600.0, "--timeout", min=1, help="With --run: stop the tests after this many seconds (exit 124)."),
+    target: Optional[List[str]] = TARGET,
 ) -> None:
     """The tests the staged changes could break, and the tool's command to run them."""
     if fmt not in FORMATS:
@@ -47,7 +48,7 @@ def pre_commit(
     opts: GlobalOptions = ctx.obj
     ws = opts.open()
     roots, changes = chg.select_roots(ws, [], chg.ChangeSelectors(staged=True))
-    sel = ws.tests(roots=roots)
+    sel = ws.tests(roots=roots, target=target_names(target))
     if changes is not None:
         sel = ws.tests_for_change(sel, changes)
     if not opts.quiet:
@@ -61,7 +62,8 @@ def pre_commit(
         if sel.command:
             print(sel.command)
     elif not sel.tests:
-        print("ctxsel: nothing to test for the staged changes")
+        print("ctxsel: nothing to test for the staged changes" if sel.targets == ["test"]
+              else f"ctxsel: nothing to run ({'/'.join(sel.targets)}) for the staged changes")
     else:
         lines([chg.explain_line(r) for r in why] if explain else sel.tests)
         print()
