@@ -51,10 +51,12 @@ def tool_dirs(root: Path, tool: str, selector: str) -> set[str]:
 TURBO_REFUSALS = ("recursive_turbo_invocations",)
 
 
-def turbo_test_dirs(root: Path, selector: str) -> set[str] | None:
-    """Packages whose ``test`` task ``turbo run test --dry=json`` would really run; None when
+def turbo_test_dirs(root: Path, selector: str, argv: list[str] | None = None) -> set[str] | None:
+    """Packages whose ``test`` task ``turbo run test --filter=SELECTOR --dry=json`` (or ``argv``,
+    a whole ``turbo run test ...`` command, with ``--dry=json``) would really run; None when
     turbo refuses the whole run (``TURBO_REFUSALS``), which ctxsel must say in a warning."""
-    proc = subprocess.run(["turbo", "run", "test", f"--filter={selector}", "--dry=json"], cwd=root,
+    argv = argv or ["turbo", "run", "test", f"--filter={selector}"]
+    proc = subprocess.run([*argv, "--dry=json"], cwd=root,
                           env={**os.environ, **ENV}, capture_output=True, text=True, timeout=120)
     if proc.returncode != 0 and "Could not find task `test`" in proc.stderr:
         return set()  # no test task in turbo.json: turbo runs no tests at all
@@ -139,9 +141,24 @@ def agreement(root: Path, tool: str, tests: bool = False, yarn: str | None = Non
                 if not any(w.startswith("turbo refuses to run this command") for w in selection.warnings):
                     problems.append(f"{node.id} tests: turbo refuses the run, ctxsel does not say so")
                     theirs = set()
-            elif ours_t != theirs_t:
-                problems.append(f"{node.id} tests: only ctxsel {sorted(ours_t - theirs_t)}, only turbo {sorted(theirs_t - ours_t)}")
-                theirs = set()  # count the package as a disagreement
+            else:
+                # ``turbo run test --filter=...{X}`` also runs, through dependsOn ("^test"), the tests of
+                # packages the filtered ones depend on (0xIntuition/intuition-ts: a package without a
+                # test script whose ^test reaches two others; turbo 2.11.11). Those are prerequisites,
+                # not affected packages: compared are the tests of the filtered packages, and apart
+                # from that what ctxsel's own command runs beyond its selection must be in its warning.
+                theirs_t &= theirs
+                ran = turbo_test_dirs(root, "", selection.argv) if ours_t == theirs_t and ours_t and selection.argv else ours_t
+                if ours_t != theirs_t:
+                    problems.append(f"{node.id} tests: only ctxsel {sorted(ours_t - theirs_t)}, only turbo {sorted(theirs_t - ours_t)}")
+                    theirs = set()  # count the package as a disagreement
+                elif ran is None or not ours_t <= ran:
+                    problems.append(f"{node.id} tests: ctxsel's command {selection.command!r} runs {ran}")
+                    theirs = set()
+                elif ran - ours_t and not any(w.startswith("the command also runs the test task") for w in selection.warnings):
+                    problems.append(f"{node.id} tests: ctxsel's command also runs {sorted(ran - ours_t)} (dependsOn), "
+                                    "its warnings do not say so")
+                    theirs = set()
         total += 1
         if ours == theirs:
             agree += 1
@@ -163,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
 
         own = yarn_release(args.root)
         yarn = str(args.root.resolve() / own) if own else shutil.which("yarn")  # yarn runs with cwd=root
+        if yarn is None:  # else "node yarn" fails with a module-not-found trace that looks like yarn refusing the repo
+            parser.error("no yarnPath in the repo and no yarn on PATH: pass --yarn (the oracle install has yarn 1 at "
+                         "~/.cache/ctxsel-oracles/yarn/node_modules/yarn/bin/yarn.js)")
     try:
         agree, total, problems = agreement(args.root, args.tool, args.tests, yarn)
     except subprocess.CalledProcessError as err:  # the tool refuses the whole workspace (polaris's turbo 1 turbo.json)

@@ -449,14 +449,73 @@ def _with_extended_nx_json(root: Path, data: dict[str, Any], text: str, tracker:
 def _resolve_extends(root: Path, spec: str, tracker: InputTracker) -> Path | None:
     """The file node's ``require.resolve(spec, {paths: [root]})`` finds, as far as the workspace
     shows it: a path (``./base.json``, ``../x``, absolute) from the root, a bare name in the
-    root's node_modules; each with node's extension tries (``.js``, ``.json``)."""
+    root's node_modules; each with node's extension tries (``.js``, ``.json``) -- except in a
+    package whose package.json has ``exports``, which alone maps its subpaths (``exports_target``)."""
     if spec.startswith(("./", "../", "/")) or spec in (".", ".."):
         stem = Path(spec) if os.path.isabs(spec) else root / spec
     else:
+        from .nx_resolve import package_name_of  # nx_resolve imports this module
+
+        package = package_name_of(spec)
+        package_dir = root / "node_modules" / package
+        try:
+            manifest = json.loads(tracker.read_text(package_dir / "package.json"))
+        except (OSError, ValueError):
+            manifest = None
+        if isinstance(manifest, dict) and manifest.get("exports") is not None:
+            target = exports_target(manifest["exports"], "." + spec[len(package):])
+            found = package_dir / target if target is not None else None
+            return found if found is not None and tracker.exists(found) and found.is_file() else None
         stem = root / "node_modules" / spec
     for candidate in (stem, stem.with_name(stem.name + ".js"), stem.with_name(stem.name + ".json")):
         if tracker.exists(candidate) and candidate.is_file():
             return candidate
+    return None
+
+
+#: the conditions node's ``require`` matches in an ``exports`` map (``import`` is ESM only)
+REQUIRE_CONDITIONS = ("require", "node", "node-addons", "default")
+
+
+def exports_target(exports: Any, subpath: str) -> str | None:
+    """The file (relative to the package) that a package.json ``exports`` map gives ``subpath``
+    (``.`` or ``./x/y.json``) under ``require``, or None when node refuses it ("Package subpath
+    ... is not defined by exports"): Shopify/cli's nx.json extends ``@nx/workspace/presets/npm.json``,
+    which @nx/workspace maps ``./presets/*.json`` -> ``./dist/presets/*.json`` (nx 24.0.6
+    follows it, measured). A ``*`` pattern key matches with the longest prefix before ``*``
+    winning, then the longer key, as node's PATTERN_KEY_COMPARE orders them."""
+    if isinstance(exports, (str, list)) or (isinstance(exports, dict) and not any(str(k).startswith(".") for k in exports)):
+        exports = {".": exports}  # sugar: the whole value is the "." entry
+    if not isinstance(exports, dict):
+        return None
+    target, star = exports.get(subpath), None
+    if target is None and "*" not in subpath:
+        best: tuple[int, int] | None = None
+        for key, value in exports.items():
+            head, sep, tail = str(key).partition("*")
+            if (sep and "*" not in tail and subpath.startswith(head) and subpath.endswith(tail)
+                    and len(subpath) >= len(head) + len(tail) and (best is None or (len(head), len(key)) > best)):
+                best, target, star = (len(head), len(key)), value, subpath[len(head):len(subpath) - len(tail)]
+    chosen = _exports_condition(target)
+    if chosen is None or not chosen.startswith("./"):
+        return None
+    return chosen.replace("*", star) if star is not None else chosen
+
+
+def _exports_condition(target: Any) -> str | None:
+    """The path an ``exports`` value gives ``require``: a string; the first matching condition of
+    an object (in its own key order, nested; a nested object matching nothing lets the next
+    condition try, a null stops); the first usable entry of an array."""
+    if isinstance(target, str):
+        return target
+    if isinstance(target, list):
+        return next((t for t in map(_exports_condition, target) if t is not None), None)
+    if isinstance(target, dict):
+        for condition, value in target.items():
+            if condition in REQUIRE_CONDITIONS:
+                found = _exports_condition(value)
+                if found is not None or value is None:
+                    return found
     return None
 
 
