@@ -114,10 +114,10 @@ def _print_version(value: bool) -> None:
 @app.callback()
 def _global(
     ctx: typer.Context,
-    repo: Optional[str] = typer.Option(None, "--repo", help="Workspace directory (default: walk up from the current directory)."),
-    adapter: str = typer.Option("auto", "--adapter", help="auto, bazel, nx, turbo, pnpm, yarn or npm."),
-    source: str = typer.Option("auto", "--source", help="auto (the tool when installed), tool, or static (parse manifests)."),
-    query_file: Optional[str] = typer.Option(None, "--query-file", help="Read a saved tool output (bazel query --output=xml|streamed_jsonproto) instead of running the tool."),
+    repo: Optional[str] = typer.Option(None, "--repo", metavar="DIR", help="Workspace directory (default: walk up from the current directory)."),
+    adapter: str = typer.Option("auto", "--adapter", metavar="NAME", help="auto, bazel, nx, turbo, pnpm, yarn or npm."),
+    source: str = typer.Option("auto", "--source", metavar="MODE", help="auto (the tool when installed), tool, or static (parse manifests)."),
+    query_file: Optional[str] = typer.Option(None, "--query-file", metavar="FILE", help="Read a saved tool output (bazel query --output=xml|streamed_jsonproto) instead of running the tool."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the graph instead of reusing .ctxsel/cache."),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No warnings or progress on stderr."),

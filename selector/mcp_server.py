@@ -16,13 +16,15 @@ only: ``ctxsel tests`` never pays for it, and ``CtxselTools`` works without it.
 
 # No ``from __future__ import annotations``: the SDK reads the tool signatures at run
 # time, and their Annotated types are locals of ``build_server``.
+import io
 import json
 import os
+import sys
 import threading
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Sequence
 
 from .errors import CtxselError, UserError
 from .render import pretty_json, to_json
@@ -431,7 +433,7 @@ def serve(tools: CtxselTools) -> None:
 
 
 async def _serve_stdio(server: Any) -> None:
-    """``MCPServer.run("stdio")``, with two differences that keep a client from losing answers.
+    """``MCPServer.run("stdio")``, with these differences that keep a client from losing answers.
 
     * A line that is not a JSON-RPC message gets a JSON-RPC error (-32700 parse error,
       -32600 invalid request). The SDK's stdio transport hands such a line to the server as
@@ -439,6 +441,14 @@ async def _serve_stdio(server: Any) -> None:
     * When stdin closes, the requests already read are answered before the server stops.
       The SDK cancels them, so ``ctxsel mcp < requests.jsonl`` dropped every answer still
       being computed (a ``select_context`` behind a quick ``owners``).
+    * A request whose id MCP does not allow (``1.5``, ``null``, ``true``: MCP ids are strings
+      or integers) gets -32600 too. The SDK reads such a line as a notification (the id is
+      dropped as an unknown field) and never answers it, so the client waited forever. Seeing
+      the id needs the raw line, so ctxsel reads stdin itself (``read_message``) and gives
+      the SDK's transport only stdout.
+    * A ``tools/call`` naming no tool of this server is a protocol error (-32602, "Unknown
+      tool: NAME"), as the MCP spec's tools page shows it (2025-06-18 and 2025-11-25); the
+      SDK answered it as a tool result with ``isError``, the shape for a tool that ran and failed.
     """
     import anyio
     from mcp.server.stdio import stdio_server
@@ -448,19 +458,26 @@ async def _serve_stdio(server: Any) -> None:
     if lowlevel is None:  # an SDK that moved it: serve as it does, without the error answers
         await server.run_stdio_async()
         return
-    async with stdio_server() as (read_stream, write_stream):
+    wire = anyio.wrap_file(io.TextIOWrapper(_take_stdin(), encoding="utf-8", errors="replace"))
+    async with stdio_server(stdin=_NoLines()) as (unused, write_stream):  # type: ignore[arg-type]
+        unused.close()  # the SDK's reader of _NoLines: never read
         send, receive = anyio.create_memory_object_stream(0)
         answers_in, answers_out = anyio.create_memory_object_stream(0)
         pending = PendingRequests()
 
+        tool_names = {tool.name for tool in await server.list_tools()}
+
         async def forward_requests() -> None:
-            async with send:
-                async for item in read_stream:
-                    if isinstance(item, Exception):
-                        await write_stream.send(SessionMessage(malformed_message_error(item)))
-                    else:
+            async with send, wire:
+                async for line in wire:
+                    item = read_message(line)
+                    if isinstance(item, SessionMessage):
+                        item = unknown_tool_error(item.message, tool_names) or item
+                    if isinstance(item, SessionMessage):
                         pending.read(item.message)
                         await send.send(item)
+                    else:
+                        await write_stream.send(SessionMessage(item))
                 while pending:  # end of input: let the server finish what it has
                     await anyio.sleep(0.01)
 
@@ -475,6 +492,71 @@ async def _serve_stdio(server: Any) -> None:
             tg.start_soon(forward_answers)
             async with answers_in:
                 await lowlevel.run(receive, answers_in, lowlevel.create_initialization_options())
+
+
+class _NoLines:
+    """The stdin handed to the SDK's stdio transport: no lines (ctxsel reads the wire itself)."""
+
+    def __aiter__(self) -> "_NoLines":
+        return self
+
+    async def __anext__(self) -> str:
+        raise StopAsyncIteration
+
+
+def _take_stdin() -> BinaryIO:
+    """The client's pipe on a private descriptor, with fd 0 pointed at the null device.
+
+    What the SDK's transport does for the stdin it reads: a child process (git, bazel,
+    pnpm) that reads its stdin gets EOF instead of eating protocol messages.
+    """
+    try:
+        private = os.dup(0)
+        null = os.open(os.devnull, os.O_RDONLY)
+    except OSError:  # no fd 0 to move: read it in place
+        return sys.stdin.buffer
+    os.dup2(null, 0)
+    os.close(null)
+    return os.fdopen(private, "rb")
+
+
+def read_message(line: str) -> Any:
+    """One line from the client: a ``SessionMessage`` for the server, or the ``JSONRPCError`` answering it.
+
+    Parsed exactly as the SDK's stdio transport parses it; what it rejects becomes
+    ``malformed_message_error``, and a request it would take for a notification because
+    its ``id`` is one MCP does not allow becomes an invalid request (id null: JSON-RPC's
+    answer when the request's id cannot be used).
+    """
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:
+        return malformed_message_error(exc)
+    if isinstance(message, types.JSONRPCNotification):
+        body = json.loads(line)  # valid JSON: the adapter just read it
+        # a "notifications/..." method stays the notification it names (the SDK's reading):
+        # answering it would lose it, and clients that send `"id": null` on one work today
+        if isinstance(body, dict) and "id" in body and not message.method.startswith("notifications/"):
+            return types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(
+                code=types.INVALID_REQUEST,
+                message=f"Invalid Request: id: must be a string or an integer (MCP), not {json.dumps(body['id'])[:40]}"))
+    return SessionMessage(message)
+
+
+def unknown_tool_error(message: Any, tool_names: set[str]) -> Any:
+    """The ``JSONRPCError`` answering a ``tools/call`` of a tool not in ``tool_names``, else None."""
+    import mcp_types as types
+
+    if not isinstance(message, types.JSONRPCRequest) or message.method != "tools/call":
+        return None
+    name = (message.params or {}).get("name")
+    if not isinstance(name, str) or name in tool_names:  # no name at all: the SDK answers -32602 itself
+        return None
+    return types.JSONRPCError(jsonrpc="2.0", id=message.id, error=types.ErrorData(
+        code=types.INVALID_PARAMS, message=f"Unknown tool: {name}"))
 
 
 class PendingRequests:

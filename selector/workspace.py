@@ -102,6 +102,12 @@ def _load_keeping_warnings(adapter: Adapter, tracker: InputTracker) -> BuildGrap
     return graph
 
 
+def _one_or_many(values: str | Iterable[str]) -> list[str]:
+    """A list of inputs from a list, or from one string: ``ws.tests("//core:core")`` means that
+    one target, not its characters (which read as "unknown target '/'")."""
+    return [values] if isinstance(values, str) else list(values)
+
+
 def _targets_argument(targets: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """``targets=`` for the adapter's test methods, left out for the default ``test``: an
     adapter written before ``--target`` (a plugin's) keeps its old signatures."""
@@ -144,11 +150,11 @@ class Workspace:
         return ws
 
     # ------------------------------------------------------------ inputs
-    def resolve(self, inputs: Iterable[str]) -> list[str]:
-        """Node ids for labels, package names or file paths (sorted, unique)."""
+    def resolve(self, inputs: str | Iterable[str]) -> list[str]:
+        """Node ids for labels, package names or file paths (sorted, unique; one string is one input)."""
         roots: set[str] = set()
         before = len(self.adapter.warnings)
-        for spec in inputs:
+        for spec in _one_or_many(inputs):
             try:
                 roots.update(self.adapter.resolve(self.graph, spec))
             except UserError as exc:
@@ -165,7 +171,7 @@ class Workspace:
         base: str | None = None,
         head: str | None = None,
         staged: bool = False,
-        files: Sequence[str] | None = None,
+        files: str | Sequence[str] | None = None,
         untracked: bool = True,
     ) -> "ChangeSet":
         """The nodes a git change touches (the roots of its blast radius), and why.
@@ -177,6 +183,7 @@ class Workspace:
         from .changes import changed_files
         from .revision import revision_graph
 
+        files = _one_or_many(files) if files is not None else None
         found = changed_files(self.root, since=since, base=base, head=head, staged=staged, files=files, untracked=untracked)
         result = change_set(
             self.adapter, self.graph, found, old_graph=lambda rev, paths: revision_graph(self.adapter, rev, paths, self.use_cache)
@@ -185,19 +192,19 @@ class Workspace:
 
     def roots(
         self,
-        targets: Sequence[str] = (),
+        targets: str | Sequence[str] = (),
         since: str | None = None,
         base: str | None = None,
         head: str | None = None,
         staged: bool = False,
-        files: Sequence[str] = (),
+        files: str | Sequence[str] = (),
     ) -> tuple[list[str], "ChangeSet | None"]:
         """The roots of a blast radius: resolved targets plus the nodes a git change touches.
 
         Pass the roots on as ``blast_radius(roots=...)``/``tests(roots=...)``; the ChangeSet
         (None without a change selector) says which files put each root there.
         """
-        targets = list(targets)
+        targets, files = _one_or_many(targets), _one_or_many(files)
         changed = bool(since or base or head or staged or files)
         if not targets and not changed:
             raise UserError(
@@ -213,7 +220,7 @@ class Workspace:
 
     # ------------------------------------------------------------ answers
     def blast_radius(
-        self, inputs: Sequence[str] = (), depth: int | None = None, roots: Sequence[str] | None = None,
+        self, inputs: str | Sequence[str] = (), depth: int | None = None, roots: str | Sequence[str] | None = None,
         owners: Sequence[str] = (), with_paths: bool = True,
     ) -> BlastRadius:
         """Everything that transitively depends on the inputs, nearest first, with the path why.
@@ -222,7 +229,9 @@ class Workspace:
         ``with_paths=False`` leaves each ``path`` as just the node: the paths cost the sum of
         all depths (quadratic on a long chain) and a test selection never shows them.
         """
-        root_ids = sorted(roots) if roots is not None else self.resolve(inputs)
+        if depth is not None and depth < 0:  # the CLI's --depth and the MCP schema refuse it too
+            raise UserError(f"depth must be 0 or more, not {depth}", hint="0 = the inputs themselves; None = every depth")
+        root_ids = sorted(_one_or_many(roots)) if roots is not None else self.resolve(inputs)
         dist = self.adapter.blast_radius(self.graph, root_ids, depth)
         affected: list[Affected] = []
         unreported: list[str] = []
@@ -254,7 +263,7 @@ class Workspace:
             a.path = paths.get(a.id, [a.id])
 
     def tests(
-        self, inputs: Sequence[str] = (), depth: int | None = None, roots: Sequence[str] | None = None,
+        self, inputs: str | Sequence[str] = (), depth: int | None = None, roots: str | Sequence[str] | None = None,
         owners: Sequence[str] = (), target: str | Sequence[str] = "test",
     ) -> TestSelection:
         """The test nodes in the blast radius and the tool's own command to run them.

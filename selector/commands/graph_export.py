@@ -21,9 +21,9 @@ MERMAID_MAX_TEXT = 50_000  # mermaid.js's default maxTextSize
 def graph(
     ctx: typer.Context,
     targets: Optional[List[str]] = typer.Argument(None, help="Draw the blast radius of these (default: the whole graph)."),
-    fmt: str = typer.Option("dot", "--format", help="dot, mermaid or html."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write to FILE instead of stdout."),
-    depth: Optional[int] = typer.Option(None, "--depth", min=0, help="Only dependents within N edges of the changed nodes."),
+    fmt: str = typer.Option("dot", "--format", metavar="FORMAT", help="dot, mermaid or html."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE instead of stdout."),
+    depth: Optional[int] = typer.Option(None, "--depth", min=0, metavar="N", help="Only dependents within N edges of the changed nodes."),
     since: Optional[str] = chg.SINCE,
     base: Optional[str] = chg.BASE,
     head: Optional[str] = chg.HEAD,

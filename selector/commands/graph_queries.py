@@ -102,9 +102,9 @@ def tests_json(sel, changes, why: list | None) -> dict:
 def blast_radius(
     ctx: typer.Context,
     targets: Optional[List[str]] = typer.Argument(None, help="Labels (//pkg:lib, //pkg, //pkg/...), package/project names, or file paths."),
-    depth: Optional[int] = typer.Option(None, "--depth", min=0, help="Only dependents within N edges (0 = the inputs themselves)."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=0, help="Show only the N nearest (JSON: \"truncated\" counts the rest)."),
-    fmt: str = typer.Option("text", "--format", help="text, json or labels."),
+    depth: Optional[int] = typer.Option(None, "--depth", min=0, metavar="N", help="Only dependents within N edges (0 = the inputs themselves)."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Show only the N nearest (JSON: \"truncated\" counts the rest)."),
+    fmt: str = typer.Option("text", "--format", metavar="FORMAT", help="text, json or labels."),
     since: Optional[str] = chg.SINCE,
     base: Optional[str] = chg.BASE,
     head: Optional[str] = chg.HEAD,
@@ -146,8 +146,8 @@ def blast_radius(
 def tests(
     ctx: typer.Context,
     targets: Optional[List[str]] = typer.Argument(None, help="Labels, package/project names, or file paths."),
-    depth: Optional[int] = typer.Option(None, "--depth", min=0, help="Only tests within N edges of the inputs."),
-    fmt: str = typer.Option("text", "--format", help="text, json or command."),
+    depth: Optional[int] = typer.Option(None, "--depth", min=0, metavar="N", help="Only tests within N edges of the inputs."),
+    fmt: str = typer.Option("text", "--format", metavar="FORMAT", help="text, json or command."),
     since: Optional[str] = chg.SINCE,
     base: Optional[str] = chg.BASE,
     head: Optional[str] = chg.HEAD,

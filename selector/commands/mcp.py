@@ -12,7 +12,7 @@ from ..cli import GlobalOptions, app
 @app.command("mcp")
 def mcp(
     ctx: typer.Context,
-    repo: Optional[str] = typer.Option(None, "--repo", help="The repository to serve (same as the global --repo)."),
+    repo: Optional[str] = typer.Option(None, "--repo", metavar="DIR", help="The repository to serve (same as the global --repo)."),
 ) -> None:
     """Run a Model Context Protocol server on stdin/stdout for agents (Claude, Cursor, VS Code).
 

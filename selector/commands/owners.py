@@ -105,7 +105,7 @@ def owners(
     ctx: typer.Context,
     paths: Optional[List[str]] = typer.Argument(None, help="Files or directories (repo-relative or from the current directory)."),
     unowned: Optional[str] = typer.Option(None, "--unowned", metavar="DIR", help="List the files under DIR that no CODEOWNERS rule owns."),
-    fmt: str = typer.Option("text", "--format", help="text or json."),
+    fmt: str = typer.Option("text", "--format", metavar="FORMAT", help="text or json."),
     codeowners: Optional[str] = CODEOWNERS,
     syntax: str = CODEOWNERS_SYNTAX,
 ) -> None:

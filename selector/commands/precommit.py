@@ -37,9 +37,9 @@ def pre_commit(
         help="Run the test command (inheriting the terminal) and exit with its status; with --format json or command "
         "the tests' output goes to stderr, so stdout stays parseable.",
     ),
-    fmt: str = typer.Option("text", "--format", help="text, json or command."),
+    fmt: str = typer.Option("text", "--format", metavar="FORMAT", help="text, json or command."),
     explain: bool = chg.EXPLAIN,
-    timeout: Optional[float] = typer.Option(3600.0, "--timeout", min=1, help="With --run: stop the tests after this many seconds (exit 124)."),
+    timeout: Optional[float] = typer.Option(3600.0, "--timeout", min=1, metavar="SECONDS", help="With --run: stop the tests after this many seconds (exit 124)."),
     target: Optional[List[str]] = TARGET,
 ) -> None:
     """The tests the staged changes could break, and the tool's command to run them."""

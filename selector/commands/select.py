@@ -51,18 +51,18 @@ def select_command(
     ctx: typer.Context,
     query: str = typer.Argument("", help="What the change is about (empty: built from the seeds and the change)."),
     targets: Optional[List[str]] = typer.Argument(None, help="Changed targets/packages/files (their nodes count as changed)."),
-    seed: Optional[List[str]] = typer.Option(None, "--seed", help="A file you are working on (repeatable); its nodes count as changed."),
+    seed: Optional[List[str]] = typer.Option(None, "--seed", metavar="FILE", help="A file you are working on (repeatable); its nodes count as changed."),
     since: Optional[str] = chg.SINCE,
     base: Optional[str] = chg.BASE,
     head: Optional[str] = chg.HEAD,
     staged: bool = chg.STAGED,
     files: Optional[List[str]] = chg.FILES,
-    owner: Optional[List[str]] = typer.Option(None, "--owner", help="Only files this CODEOWNERS owner owns (repeatable)."),
-    budget: int = typer.Option(8000, "--budget", min=1, help="Hard token budget of the output."),
-    scope: Optional[str] = typer.Option(None, "--scope", help="graph, blast-radius or repo (default: [select] scope in .ctxsel.toml, else repo)."),
+    owner: Optional[List[str]] = typer.Option(None, "--owner", metavar="OWNER", help="Only files this CODEOWNERS owner owns (repeatable)."),
+    budget: int = typer.Option(8000, "--budget", min=1, metavar="TOKENS", help="Hard token budget of the output."),
+    scope: Optional[str] = typer.Option(None, "--scope", metavar="SCOPE", help="graph, blast-radius or repo (default: [select] scope in .ctxsel.toml, else repo)."),
     dense: Optional[bool] = typer.Option(None, "--dense/--no-dense", help="Use the embedding leg (needs the model packages)."),
-    weights: Optional[str] = typer.Option(None, "--weights", help='Ranking overrides as JSON, e.g. \'{"bm25": 1.2}\'.'),
-    fmt: str = typer.Option("markdown", "--format", help="markdown, json or paths."),
+    weights: Optional[str] = typer.Option(None, "--weights", metavar="JSON", help='Ranking overrides as JSON, e.g. \'{"bm25": 1.2}\'.'),
+    fmt: str = typer.Option("markdown", "--format", metavar="FORMAT", help="markdown, json or paths."),
     explain_scope: bool = typer.Option(False, "--explain-scope", help="JSON: list the files of the scope too."),
     timings: bool = typer.Option(False, "--timings", help="Print phase timings on stderr."),
 ) -> None:
@@ -93,7 +93,7 @@ def select_command(
 def index_command(
     ctx: typer.Context,
     rebuild: bool = typer.Option(False, "--rebuild", help="Forget the stored index and build it from scratch."),
-    fmt: str = typer.Option("text", "--format", help="text or json."),
+    fmt: str = typer.Option("text", "--format", metavar="FORMAT", help="text or json."),
 ) -> None:
     """Build or update the chunk index under .ctxsel/index (incremental by content hash)."""
     from ..files import FileSettings
