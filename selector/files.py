@@ -10,6 +10,7 @@ replacement characters instead of failing.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -365,7 +366,11 @@ def list_repo_files(root: Path, settings: FileSettings | None = None) -> Listing
 
     Git decides what ``.gitignore`` excludes when the root is inside a work tree
     (``git ls-files -co --exclude-standard``: tracked plus untracked-not-ignored);
-    elsewhere a walk applies each directory's ``.gitignore`` itself.
+    elsewhere a walk applies each directory's ``.gitignore`` itself. A checked-out git
+    submodule, which ``ls-files`` shows as one entry, is listed the same way from inside:
+    pnpm and Nx find packages and projects in it and Nx counts a change there as the
+    project's (``nx show projects --affected --files sub/lib.js``), so its files are part of
+    the workspace they describe. A submodule that is not checked out stays "not-a-file".
     """
     settings = settings or FileSettings()
     root = root.resolve()
@@ -377,17 +382,29 @@ def list_repo_files(root: Path, settings: FileSettings | None = None) -> Listing
     files: list[Listed] = []
     skipped: dict[str, str] = {}
     base = str(root) + os.sep
-    for rel in sorted(set(candidates)):
+    pending = sorted(set(candidates), reverse=True)  # a stack: a submodule's files join it
+    while pending:
+        rel = pending.pop()
         reason = "bad-name" if not _utf8_name(rel) else path_skip_reason(rel, settings, extra)
         if reason:
             skipped[rel] = reason
             continue
         try:
             st = os.lstat(base + rel)
-        except OSError:
-            continue  # deleted in the work tree but still in git's index
+        except OSError as exc:
+            if exc.errno not in (errno.ENOENT, errno.ENOTDIR):
+                skipped[rel] = "unreadable"  # in a directory this user may not search (mode 000)
+            continue  # else deleted in the work tree but still in git's index
         if stat.S_ISLNK(st.st_mode):
             skipped[rel] = "symlink"
+        elif stat.S_ISDIR(st.st_mode) and not rel.endswith("/") and os.path.lexists(base + rel + "/.git"):
+            inner = _git_files(root / rel)
+            if inner is None:
+                skipped[rel] = "not-a-file"
+            else:
+                pending.extend(sorted((f"{rel}/{p}" for p in inner), reverse=True))
+        elif stat.S_ISDIR(st.st_mode) and not os.access(base + rel, os.R_OK | os.X_OK):
+            skipped[rel.rstrip("/")] = "unreadable"  # a directory the walk could not list (mode 000)
         elif not stat.S_ISREG(st.st_mode):
             skipped[rel] = "not-a-file"
         elif st.st_size > settings.max_bytes:
@@ -466,10 +483,16 @@ def _inside_git(root: Path) -> bool:
 
 
 def _walk_files(root: Path) -> list[str]:
-    """A walk without git: honours nested ``.gitignore`` files, never follows symlinks."""
+    """A walk without git: honours nested ``.gitignore`` files, never follows symlinks.
+    A directory it may not list is returned itself, so the listing can say it was unreadable."""
     out: list[str] = []
     rules_stack: list[tuple[str, IgnoreRules]] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+
+    def unlistable(exc: OSError) -> None:
+        if exc.filename and os.path.realpath(exc.filename) != os.path.realpath(root):
+            out.append(os.path.relpath(exc.filename, root).replace(os.sep, "/"))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unlistable, followlinks=False):
         rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
         rel_dir = "" if rel_dir == "." else rel_dir
         rules_stack = [(d, r) for d, r in rules_stack if not d or rel_dir == d or rel_dir.startswith(d + "/")]

@@ -95,6 +95,8 @@ class IndexStats:
     unchanged: int = 0
     skipped: dict[str, int] = field(default_factory=dict)  # reason -> count
     seconds: float = 0.0
+    # what the user should know about this run (the index could not be stored): printed once per run
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -147,10 +149,10 @@ def _load(root: Path, name: str) -> Any:
     return safepickle.load(index_dir(root) / name, root)
 
 
-def _store(root: Path, name: str, obj: Any) -> None:
+def _store(root: Path, name: str, obj: Any) -> bool:
     """A read-only repository, or a ``.ctxsel`` that is a symlink, still gets answers,
-    just not a persistent index."""
-    safepickle.dump(obj, index_dir(root) / name, root)
+    just not a persistent index; False then, so the caller can say so."""
+    return safepickle.dump(obj, index_dir(root) / name, root)
 
 
 # ---------------------------------------------------------------- update
@@ -234,15 +236,20 @@ def update_index(
     stats.files = len(files)
     stats.chunks = sum(len(e.rows) for e in files.values())
     changed = bool(todo) or stats.deleted > 0
-    if persist and changed and ensure_cache_dir(root) is not None:
-        _store(root, "meta.pickle", {
+    if persist and changed:
+        stored = ensure_cache_dir(root) is not None and _store(root, "meta.pickle", {
             "key": index.key,
             "files": {p: e.to_row() for p, e in files.items()},
             "skipped": {p: (k.size, k.mtime_ns, k.reason) for p, k in skipped.items()},
         })
-        if terms is not None:
+        if stored and terms is not None:
             live = {e.digest for e in files.values()}
             _store(root, "terms.pickle", {"key": index.key, "terms": {d: t for d, t in terms.items() if d in live}})
+        if not stored:
+            # the answer is still right, but every run reads and chunks the whole repository again:
+            # a read-only checkout, or a .ctxsel/ another user made (measured as uid 65534 on root's)
+            stats.warnings.append(f"cannot store the index in {index_dir(root)} (not writable by this user, or not a "
+                                  "directory of the repository): each run indexes the repository again")
     if terms is not None:
         index.terms = terms
     stats.seconds = time.perf_counter() - started

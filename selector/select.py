@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .chunking import ChunkSettings
 from .errors import UserError
-from .files import FileSettings, inside_root, read_source
+from .files import FileSettings, inside_root, path_skip_reason, read_source
 from .index import ChunkIndex, update_index
 from .packing import Candidate, Packed, pack_chunks
 from .ranking import Fusion, RankingConfig, rank_files
@@ -126,6 +126,7 @@ def select(
     t = time.perf_counter()
     index = update_index(root, chunk_settings_from(config), file_settings, progress)
     timings["index"] = time.perf_counter() - t
+    warnings.extend(index.stats.warnings)
 
     seeds = [_repo_relative(root, s) for s in request.seeds]
     changed_files = list(seeds)
@@ -138,6 +139,12 @@ def select(
             changed_files += [_repo_relative(root, f, "--files") for f in request.files]
         else:
             warnings.append("no build workspace: targets and git change selectors are ignored")
+
+    explicit = set(seeds) | (set(changed_files) if request.files and not (request.since or request.base or request.staged) else set())
+    unread = _unindexed(root, index, [p for p in dict.fromkeys(changed_files) if p in explicit], file_settings)
+    if unread:
+        more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
+        warnings.append(f"never packed, as ctxsel does not read them: {', '.join(unread[:5])}{more}")
 
     if ws is None and scope_mode != "repo":
         warnings.append(f"no build workspace detected at {root}: --scope {scope_mode} acts as --scope repo")
@@ -349,6 +356,23 @@ def _owned_paths(ws: Any, root: Path, paths: set[str], owners: Sequence[str], wa
     for o in unknown_owners(rules, owners):
         warnings.append(f"{rules.source} names no owner {o!r}; nothing can be owned by it")
     return {p for p in paths if any(canonical_owner(o) in wanted for o in rules.owners_of(prefix + p))}
+
+
+def _unindexed(root: Path, index: ChunkIndex, paths: Sequence[str], settings: FileSettings) -> list[str]:
+    """``path (reason)`` for each file the user named (``--seed``, ``--files``) that exists but is not
+    in the index, so its text can never be packed: a secret, binary or generated file, one this user
+    may not read (mode 000), one git ignores. Without this a named file vanished from the answer
+    with exit 0 and no word (a file in a git submodule did, before submodules were listed)."""
+    out: list[str] = []
+    for path in paths:
+        if path in index.files or not os.path.lexists(os.path.join(root, path)):
+            continue  # indexed, or deleted: a deletion is a change with no text to pack
+        skipped = index.skipped.get(path)
+        reason = skipped.reason if skipped is not None else path_skip_reason(path, settings)
+        if reason is None:
+            reason = read_source(root, path, settings)[1] or "not listed: ignored by git or .ctxselignore"
+        out.append(f"{path} ({reason})")
+    return out
 
 
 def _read(root: Path, path: str, settings: FileSettings, index: ChunkIndex | None = None) -> str | None:

@@ -114,6 +114,7 @@ def index_command(
         index = update_index(Path(root), chunk_settings_from(config), settings, progress)
         index.bm25(Path(root))  # build the lexical model now, so the first select is warm
     s = index.stats
+    _emit_warnings(opts, s.warnings)  # e.g. the index could not be stored (read-only checkout)
     if fmt == "json":
         print(to_json({"root": str(root), "files": s.files, "chunks": s.chunks, "added": s.added, "changed": s.changed,
                        "deleted": s.deleted, "unchanged": s.unchanged, "skipped": s.skipped,
