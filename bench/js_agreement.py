@@ -51,22 +51,23 @@ def tool_dirs(root: Path, tool: str, selector: str) -> set[str]:
 TURBO_REFUSALS = ("recursive_turbo_invocations",)
 
 
-def turbo_test_dirs(root: Path, selector: str, argv: list[str] | None = None) -> set[str] | None:
-    """Packages whose ``test`` task ``turbo run test --filter=SELECTOR --dry=json`` (or ``argv``,
-    a whole ``turbo run test ...`` command, with ``--dry=json``) would really run; None when
-    turbo refuses the whole run (``TURBO_REFUSALS``), which ctxsel must say in a warning."""
-    argv = argv or ["turbo", "run", "test", f"--filter={selector}"]
+def turbo_test_dirs(root: Path, selector: str, argv: list[str] | None = None, task: str = "test") -> set[str] | None:
+    """Packages whose ``task`` (``test`` unless ``--target``) ``turbo run TASK --filter=SELECTOR
+    --dry=json`` (or ``argv``, a whole ``turbo run TASK ...`` command, with ``--dry=json``) would
+    really run; None when turbo refuses the whole run (``TURBO_REFUSALS``), which ctxsel must say
+    in a warning."""
+    argv = argv or ["turbo", "run", task, f"--filter={selector}"]
     proc = subprocess.run([*argv, "--dry=json"], cwd=root,
                           env={**os.environ, **ENV}, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0 and "Could not find task `test`" in proc.stderr:
-        return set()  # no test task in turbo.json: turbo runs no tests at all
+    if proc.returncode != 0 and f"Could not find task `{task}`" in proc.stderr:
+        return set()  # no such task in turbo.json: turbo runs none of it
     if proc.returncode != 0 and any(r in proc.stderr for r in TURBO_REFUSALS):
         return None
     proc.check_returncode()
     # turbo's placeholders run nothing: <NONEXISTENT> (no script), <OPT OUT> ("extends": false
     # reached through a package turbo.json; 2.11.11 prints it even for a package without the script)
     return {t["directory"].strip("/") for t in json.loads(proc.stdout)["tasks"]
-            if t["task"] == "test" and t["command"] not in ("<NONEXISTENT>", "<OPT OUT>")}
+            if t["task"] == task and t["command"] not in ("<NONEXISTENT>", "<OPT OUT>")}
 
 
 def yarn_deps(root: Path, yarn: str) -> dict[str, set[str]]:
@@ -117,7 +118,8 @@ def dependents(deps: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
-def agreement(root: Path, tool: str, tests: bool = False, yarn: str | None = None) -> tuple[int, int, list[str]]:
+def agreement(root: Path, tool: str, tests: bool = False, yarn: str | None = None,
+              task: str = "test") -> tuple[int, int, list[str]]:
     ws = Workspace.open(root, adapter=tool, source="static", use_cache=False)
     whole = yarn_deps(root, yarn or "yarn") if tool == "yarn" else nx_deps(root) if tool == "nx" else None
     if whole is not None and tool == "yarn" and "" not in whole:
@@ -134,9 +136,9 @@ def agreement(root: Path, tool: str, tests: bool = False, yarn: str | None = Non
         else:
             theirs = tool_dirs(root, tool, "...{" + (node.package or ".") + "}")
         if tests and tool == "turbo":
-            selection = ws.tests(roots=[node.id])
+            selection = ws.tests(roots=[node.id], target=task)
             ours_t = {ws.graph.node(i).package for i in selection.tests}
-            theirs_t = turbo_test_dirs(root, "...{" + node.package + "}")
+            theirs_t = turbo_test_dirs(root, "...{" + node.package + "}", task=task)
             if theirs_t is None:  # turbo refuses the run: ctxsel must warn that it does
                 if not any(w.startswith("turbo refuses to run this command") for w in selection.warnings):
                     problems.append(f"{node.id} tests: turbo refuses the run, ctxsel does not say so")
@@ -148,14 +150,14 @@ def agreement(root: Path, tool: str, tests: bool = False, yarn: str | None = Non
                 # not affected packages: compared are the tests of the filtered packages, and apart
                 # from that what ctxsel's own command runs beyond its selection must be in its warning.
                 theirs_t &= theirs
-                ran = turbo_test_dirs(root, "", selection.argv) if ours_t == theirs_t and ours_t and selection.argv else ours_t
+                ran = turbo_test_dirs(root, "", selection.argv, task) if ours_t == theirs_t and ours_t and selection.argv else ours_t
                 if ours_t != theirs_t:
                     problems.append(f"{node.id} tests: only ctxsel {sorted(ours_t - theirs_t)}, only turbo {sorted(theirs_t - ours_t)}")
                     theirs = set()  # count the package as a disagreement
                 elif ran is None or not ours_t <= ran:
                     problems.append(f"{node.id} tests: ctxsel's command {selection.command!r} runs {ran}")
                     theirs = set()
-                elif ran - ours_t and not any(w.startswith("the command also runs the test task") for w in selection.warnings):
+                elif ran - ours_t and not any(w.startswith(f"the command also runs the {task} task") for w in selection.warnings):
                     problems.append(f"{node.id} tests: ctxsel's command also runs {sorted(ran - ours_t)} (dependsOn), "
                                     "its warnings do not say so")
                     theirs = set()
@@ -173,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tool", choices=["pnpm", "turbo", "yarn", "nx"], required=True)
     parser.add_argument("--yarn", help="yarn: the yarn.js to run (default: the repo's yarnPath, else yarn on PATH)")
     parser.add_argument("--tests", action="store_true", help="turbo: also compare test sets with --dry=json")
+    parser.add_argument("--target", default="test", metavar="TASK",
+                        help="turbo --tests: compare this task instead of test (ctxsel tests -t TASK)")
     args = parser.parse_args(argv)
     yarn = args.yarn
     if args.tool == "yarn" and yarn is None:
@@ -184,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("no yarnPath in the repo and no yarn on PATH: pass --yarn (the oracle install has yarn 1 at "
                          "~/.cache/ctxsel-oracles/yarn/node_modules/yarn/bin/yarn.js)")
     try:
-        agree, total, problems = agreement(args.root, args.tool, args.tests, yarn)
+        agree, total, problems = agreement(args.root, args.tool, args.tests, yarn, args.target)
     except subprocess.CalledProcessError as err:  # the tool refuses the whole workspace (polaris's turbo 1 turbo.json)
         said = " | ".join(line.strip() for line in (err.stderr or err.stdout or "").splitlines() if line.strip())
         print(f"{args.root.name}: {args.tool} refuses the workspace ({' '.join(map(str, err.cmd))}: exit {err.returncode}): {said[:300]}")

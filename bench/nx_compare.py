@@ -27,7 +27,7 @@ from ctxsel.adapters.base import AdapterOptions
 from ctxsel.adapters.js.nx import NxAdapter, node_path_env
 from ctxsel.cache import InputTracker
 
-LOCKFILES = ("pnpm-lock.yaml", "package-lock.json", "yarn.lock")
+LOCKFILES = ("pnpm-lock.yaml", "package-lock.json", "yarn.lock", "bun.lockb", "bun.lock")  # nx runs `bun` on bun.lockb
 
 
 def prepare(root: Path) -> None:

@@ -144,6 +144,36 @@ def npm_workspaces_problem(declared: Any) -> str | None:
     return None
 
 
+def npm_override_conflicts(manifest: dict[str, Any], workspace_names: set[str]) -> list[str]:
+    """The workspaces whose name the root's ``overrides`` give another spec: ``npm install``
+    refuses every one of them, as arborist allows no override of the project root's direct
+    dependencies and the root depends on each workspace (``file:<dir>``).
+
+    arborist's ``OverrideSet`` matches a key ``a`` or ``a@range`` to the root's ``file:`` edge
+    whatever the range, and its value (a string, or an object's ``"."``; else the key's range)
+    conflicts unless it is ``""`` or ``"*"``; a ``$ref`` resolves to the root's declared spec,
+    never ``file:``, or fails (npm 11.19.1, measured with ``npm install --offline``: values
+    ``"1.0.0"``, ``{".": "1.0.0"}``, ``"file:packages/a"``, ``"$a"`` and key ``a@2`` fail with
+    EOVERRIDE or "Unable to resolve reference"; ``"*"``, ``""``, ``{"c": "1.0.0"}`` and the
+    nested ``{"b": {"a": "1.0.0"}}`` install). ``npm run --workspace`` still runs, and a tree
+    installed before the override still answers ``npm query`` with the manifests' links.
+    """
+    overrides = manifest.get("overrides")
+    if not isinstance(overrides, dict):
+        return []
+    conflicts = []
+    for key, value in overrides.items():
+        at = key.find("@", 1)  # "@scope/a@2": the version part starts at the second "@"
+        name, key_range = (key[:at], key[at + 1:]) if at > 0 else (key, "")
+        if name not in workspace_names:
+            continue
+        if isinstance(value, dict):
+            value = value.get(".") or key_range
+        if isinstance(value, str) and value not in ANY_RANGE and name not in conflicts:
+            conflicts.append(name)
+    return conflicts
+
+
 class NpmAdapter(PackageGraphAdapter):
     name: ClassVar[str] = "npm"
     tools: ClassVar[tuple[str, ...]] = ("npm",)
@@ -171,7 +201,25 @@ class NpmAdapter(PackageGraphAdapter):
         require_unique_names(ws, f"{self.name} needs unique workspace names")
         self._root_link = self.root_link_name(ws)
         self._unlinked = self.case_shadowed(ws)
+        self.warn_override_conflicts(ws, tracker)
         return ws
+
+    def warn_override_conflicts(self, ws: JsWorkspace, tracker: InputTracker) -> None:
+        """Warn, naming package.json's ``overrides`` line, when ``npm install`` cannot install the
+        workspace (``npm_override_conflicts``). A warning, not an error: the ``npm run`` commands
+        ctxsel prints still run, and the links read from the manifests are the ones an earlier
+        install made (npm 11.19.1, measured)."""
+        root = ws.root_package
+        if self.name != "npm" or root is None:
+            return
+        names = {p.name for p in ws.packages if not p.is_root and p.name}
+        conflicts = npm_override_conflicts(root.manifest, names)
+        if conflicts:
+            line = key_line(tracker.read_text(self.root / MANIFEST), "overrides")
+            self.warnings.append(
+                f"{MANIFEST}:{line}: npm install refuses these overrides of workspace "
+                f"{', '.join(map(repr, conflicts))} (EOVERRIDE: the root depends on every workspace, and a direct "
+                "dependency cannot be overridden): the workspace cannot be installed; links are read from the manifests")
 
     #: dirs of workspaces npm never installs (``case_shadowed``); set by ``workspace``
     _unlinked: frozenset[str] = frozenset()
@@ -334,46 +382,72 @@ class NpmAdapter(PackageGraphAdapter):
         workspace has the root's name, where that flag runs nothing more (``root_test_shadowed``)."""
         (target,) = targets
         argv = ["npm", "run", target]
+        root_id = self._root_id(self._command_graph)
         for t in tests:
-            if t == self._root_id():
-                if not self.root_test_shadowed(tests):
+            if t == root_id:
+                if not self.root_test_shadowed(tests, self._command_graph):
                     argv.append("--include-workspace-root")
             else:
                 argv.append(f"--workspace={t}")
         return argv
 
-    def root_test_shadowed(self, tests: list[str]) -> bool:
+    #: the graph ``targets_command`` is rendering a command for, which ``test_command`` (given ids
+    #: only, as every adapter's is) reads package names from; None outside that call
+    _command_graph: BuildGraph | None = None
+
+    def targets_command(self, graph: BuildGraph, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
+        """The command as ``PackageGraphAdapter`` renders it, its package names read from ``graph``:
+        a warm cache must give what ``--no-cache`` gives with the same graph, whatever the files
+        on disk say by now (an edit the cache's (mtime, size) stamps miss changed the command)."""
+        self._command_graph = graph
+        try:
+            return super().targets_command(graph, tests, targets)
+        finally:
+            self._command_graph = None
+
+    def root_test_shadowed(self, tests: list[str], graph: BuildGraph | None = None) -> bool:
         """Whether npm would drop the root's test from ``test_command(tests)``: npm files the
         packages it runs a script in by name (a Map of name -> path in its workspace lookup), so a
         selected workspace named like the root replaces it. Measured with npm 11.19.1: root and
         ``packages/a`` both named ``insomnia`` (Kong/insomnia's layout): ``npm run test
         --workspace=./packages/a --include-workspace-root`` runs the workspace's test only; with
-        another workspace selected instead, both run."""
-        root = root_manifest(self.root).get("name")
-        if not isinstance(root, str) or not root or self._root_id() not in tests:
+        another workspace selected instead, both run. Names come from ``graph`` when given."""
+        root_id = self._root_id(graph)
+        if root_id not in tests:
             return False
-        for t in tests:
-            if t != self._root_id() and t.startswith("./"):
-                manifest = self.root / t[2:] / "package.json"
-                try:
-                    if json.loads(manifest.read_text(encoding="utf-8-sig")).get("name") == root:
-                        return True
-                except (OSError, ValueError, AttributeError):
-                    continue
-        return False
+        names = self._package_names(tests, graph, root_id)
+        return bool(names.get(root_id)) and any(names.get(t) == names[root_id] for t in tests if t != root_id)
+
+    def _package_names(self, ids: list[str], graph: BuildGraph | None, root_id: str) -> dict[str, str]:
+        """node id -> its package.json ``name``: from the graph's nodes, else (a caller with ids
+        alone) from the manifests, where a workspace named like another package has a ``./dir`` id."""
+        if graph is not None:
+            return {i: graph.node(i).meta.get("name") or "" for i in ids if i in graph}
+        names = {}
+        for i in ids:
+            manifest = root_manifest(self.root) if i == root_id else \
+                root_manifest(self.root / i[2:]) if i.startswith("./") else {"name": i}
+            name = manifest.get("name")
+            names[i] = name if isinstance(name, str) else ""
+        return names
 
     def test_command_warnings(self, graph: BuildGraph, tests: list[str], targets: Sequence[str] = DEFAULT_TARGETS) -> list[str]:
-        if not self.root_test_shadowed(tests):
+        if not self.root_test_shadowed(tests, graph):
             return []
+        root_id = self._root_id(graph)
         script = "test" if tuple(targets) == DEFAULT_TARGETS else " / ".join(targets)
-        run = " && ".join(f"npm run {t}" for t in targets if t in graph.node(self._root_id()).meta.get("scripts", {})) \
-            if self._root_id() in graph else ""
+        run = " && ".join(f"npm run {t}" for t in targets if t in graph.node(root_id).meta.get("scripts", {}))
         return [f"npm runs one script per package name, and a selected workspace is named like the root "
-                f"({self._root_id()}): the command cannot run the root's {script}; run `{run or 'npm run test'}` in the "
+                f"({root_id}): the command cannot run the root's {script}; run `{run or 'npm run test'}` in the "
                 "workspace root as well"]
 
-    def _root_id(self) -> str:
-        """The root package's node id (its name, as ``assign_ids`` gives it), read without the graph."""
+    def _root_id(self, graph: BuildGraph | None = None) -> str:
+        """The root package's node id: the graph's root node, else (no graph at hand) its name as
+        ``assign_ids`` gives it, read from package.json."""
+        if graph is not None:
+            found = next((n.id for n in graph.nodes() if n.kind == "root"), None)
+            if found is not None:
+                return found
         name = root_manifest(self.root).get("name")
         return name if isinstance(name, str) and name else "."
 

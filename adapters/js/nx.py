@@ -438,8 +438,15 @@ class NxAdapter(Adapter):
         return next((f for f in NPM_LOCKFILES if (self.root / f).is_file()), None)
 
     def cache_key(self) -> str:
-        """Graphs cached before nodes carried their targets' inputs must not be reused."""
-        return super().cache_key() + f"-inputs{INPUTS_META_FORMAT}"
+        """Graphs cached before nodes carried their targets' inputs must not be reused; nor a graph
+        read with other node folders (``NODE_PATH``, ``~/.node_modules``: where nx.json's
+        ``extends`` and ``@nx/js`` resolve, ``node_global_dirs``), which no file stamp shows."""
+        from zlib import crc32
+
+        from .nx_workspace import node_global_dirs
+
+        folders = os.pathsep.join(map(str, node_global_dirs()))
+        return super().cache_key() + f"-inputs{INPUTS_META_FORMAT}-node{crc32(folders.encode()):08x}"
 
     # ------------------------------------------------------------ changes
     def nx_json(self) -> dict[str, Any]:

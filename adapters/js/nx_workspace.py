@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache, partial
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable, Iterator
+from typing import Any, Callable, Collection, Iterable, Iterator, Sequence
 
 from ctxsel.cache import CACHE_DIR, InputTracker
 from ctxsel.errors import Location, ParseError
@@ -302,7 +302,7 @@ class NxJsLookup:
     def resolves(self, project_root: str) -> bool:
         starts = (self.root / project_root, self.root / ".nx" / "installation", self.root)
         return any(self._in_tree(start) for start in starts) or any(
-            self.tracker.exists(Path(d) / "@nx" / "js" / "package.json") for d in self._global_dirs())
+            self.tracker.exists(d / "@nx" / "js" / "package.json") for d in node_global_dirs())
 
     def _in_tree(self, start: Path) -> bool:
         """``node_modules/@nx/js`` in ``start`` or an ancestor (Node's ``_nodeModulePaths``,
@@ -315,11 +315,27 @@ class NxJsLookup:
                 return True
         return False
 
-    @staticmethod
-    def _global_dirs() -> list[str]:
-        home = os.environ.get("HOME", "")
-        extra = [os.path.join(home, ".node_modules"), os.path.join(home, ".node_libraries")] if home else []
-        return [d for d in os.environ.get("NODE_PATH", "").split(os.pathsep) if d] + extra
+
+
+def node_global_dirs() -> list[Path]:
+    """The folders node searches after every ``node_modules`` (its ``Module.globalPaths``, less
+    ``<node prefix>/lib/node``): ``NODE_PATH``'s entries, then ``~/.node_modules`` and
+    ``~/.node_libraries``. Read from this process's environment, as the nx ctxsel runs sees it."""
+    home = os.environ.get("HOME", "")
+    extra = [os.path.join(home, ".node_modules"), os.path.join(home, ".node_libraries")] if home else []
+    return [Path(d) for d in os.environ.get("NODE_PATH", "").split(os.pathsep) if d] + [Path(d) for d in extra]
+
+
+def node_lookup_dirs(starts: Sequence[Path]) -> list[Path]:
+    """The directories node's ``require.resolve(bare, {paths: starts})`` searches, in order: the
+    ``node_modules`` of each start and of its ancestors (``Module._nodeModulePaths``, which skips
+    a directory itself named node_modules), each once, then ``node_global_dirs``."""
+    found: list[Path] = []
+    for start in starts:
+        for directory in (start, *start.parents):
+            if directory.name != "node_modules" and directory / "node_modules" not in found:
+                found.append(directory / "node_modules")
+    return found + [d for d in node_global_dirs() if d not in found]
 
 
 def release_publish_target(manifest: dict[str, Any], targets: dict[str, Any], nx_json: dict[str, Any],
@@ -447,17 +463,28 @@ def _with_extended_nx_json(root: Path, data: dict[str, Any], text: str, tracker:
 
 
 def _resolve_extends(root: Path, spec: str, tracker: InputTracker) -> Path | None:
-    """The file node's ``require.resolve(spec, {paths: [root]})`` finds, as far as the workspace
-    shows it: a path (``./base.json``, ``../x``, absolute) from the root, a bare name in the
-    root's node_modules; each with node's extension tries (``.js``, ``.json``) -- except in a
-    package whose package.json has ``exports``, which alone maps its subpaths (``exports_target``)."""
-    if spec.startswith(("./", "../", "/")) or spec in (".", ".."):
-        stem = Path(spec) if os.path.isabs(spec) else root / spec
-    else:
-        from .nx_resolve import package_name_of  # nx_resolve imports this module
+    """The file node's ``require.resolve(spec, {paths: [<root>/.nx/installation, root]})`` finds
+    (Nx's ``getNxRequirePaths``): a path (``./base.json``, ``../x``, absolute) from those two, a
+    bare name in the ``node_modules`` node searches from them (``node_lookup_dirs``: the root's,
+    its parents', then ``NODE_PATH``); each with node's extension tries (``.js``, ``.json``) --
+    except in a package whose package.json has ``exports``, which alone maps its subpaths
+    (``exports_target``) and ends the search. Measured with nx 24.0.6: a base in the parent
+    directory's node_modules or in a ``NODE_PATH`` folder is found."""
+    def as_file(stem: Path) -> Path | None:
+        for candidate in (stem, stem.with_name(stem.name + ".js"), stem.with_name(stem.name + ".json")):
+            if tracker.exists(candidate) and candidate.is_file():
+                return candidate
+        return None
 
-        package = package_name_of(spec)
-        package_dir = root / "node_modules" / package
+    starts = (root / ".nx" / "installation", root)
+    if spec.startswith(("./", "../", "/")) or spec in (".", ".."):
+        stems = [Path(spec)] if os.path.isabs(spec) else [start / spec for start in starts]
+        return next((found for found in map(as_file, stems) if found is not None), None)
+    from .nx_resolve import package_name_of  # nx_resolve imports this module
+
+    package = package_name_of(spec)
+    for modules in node_lookup_dirs(starts):
+        package_dir = modules / package
         try:
             manifest = json.loads(tracker.read_text(package_dir / "package.json"))
         except (OSError, ValueError):
@@ -466,10 +493,9 @@ def _resolve_extends(root: Path, spec: str, tracker: InputTracker) -> Path | Non
             target = exports_target(manifest["exports"], "." + spec[len(package):])
             found = package_dir / target if target is not None else None
             return found if found is not None and tracker.exists(found) and found.is_file() else None
-        stem = root / "node_modules" / spec
-    for candidate in (stem, stem.with_name(stem.name + ".js"), stem.with_name(stem.name + ".json")):
-        if tracker.exists(candidate) and candidate.is_file():
-            return candidate
+        found = as_file(modules / spec)
+        if found is not None:
+            return found
     return None
 
 

@@ -69,12 +69,14 @@ from . import semver
 from .npm import _declares_workspaces
 from .packages import PackageGraphAdapter, dir_selector
 from .workspace import (
+    MANIFEST,
     PNPM_WORKSPACE,
     JsPackage,
     JsWorkspace,
     detect_manager,
     expand_berry_globs,
     expand_globs,
+    key_line,
     read_package,
     require_unique_names,
     root_manifest,
@@ -168,6 +170,10 @@ class YarnAdapter(PackageGraphAdapter):
         if self.berry:
             dirs = self._berry_dirs(root_pkg, tracker, warnings)
         else:
+            if declared is not None and not yarn1_workspace_root(declared):
+                line = key_line(tracker.read_text(self.root / MANIFEST), "workspaces")
+                warnings.append(f"{MANIFEST}:{line}: yarn 1 reads no workspaces here (\"workspaces\" has no \"packages\" "
+                                "list), so `yarn workspace NAME` fails: only the root package")
             globs = [g for g in _globs(declared) if not g.startswith("!")]  # node-glob: a negation matches nothing
             if globs and not _truthy(root_pkg.manifest.get("private")):
                 raise ParseError("yarn 1 enables workspaces only in a private project: add \"private\": true",
@@ -329,9 +335,16 @@ class YarnAdapter(PackageGraphAdapter):
                 raise ToolError(f"this repository uses {want}, and the yarn found is {version or 'unknown'}",
                                 hint="run the repo's own yarn (corepack enable), or use --source static")
         args = ("workspaces", "list", "-v", "--json") if berry else ("--silent", "workspaces", "info")
-        text = self.options_output(args)
-        listed = _parse_berry(text) if berry else _parse_classic(text)
         ws = self.workspace(tracker)
+        try:
+            text = self.options_output(args)
+        except ToolError as exc:
+            # yarn 1 outside a workspace root: the root package alone, as static mode says
+            if berry or yarn1_workspace_root(ws.packages[0].manifest.get("workspaces")) \
+                    or "Cannot find the root of your workspace" not in exc.message:
+                raise
+            text = "{}"
+        listed = _parse_berry(text) if berry else _parse_classic(text)
         known = {p.dir for p in ws.packages}
         by_dir = {p.dir: p for p in ws.packages}
         for rel, _name in listed.items():
@@ -432,6 +445,22 @@ def _specs(tables: list[dict[str, tuple[str, Any]]]) -> Iterator[tuple[str, str,
 def _truthy(value: Any) -> bool:
     """JavaScript truthiness of a JSON value."""
     return value not in (None, False, 0, "", 0.0)
+
+
+def yarn1_workspace_root(declared: Any) -> bool:
+    """Whether yarn 1 takes a root with this ``workspaces`` value as a workspace root, as its
+    ``extractWorkspaces`` and ``findWorkspaceRoot`` read it (yarn 1.22.22's lib/cli.js): an
+    array (``[]`` too), or an object with a ``packages`` array, or with a ``nohoist`` array
+    beside any truthy ``packages``. Anything else -- measured: ``{"nohoist": [...]}`` alone --
+    makes a plain package: ``yarn test`` and ``yarn install`` run for the root alone, and
+    ``yarn workspaces info`` and ``yarn workspace NAME`` fail with "Cannot find the root of
+    your workspace"."""
+    if isinstance(declared, list):
+        return True
+    if not isinstance(declared, dict):
+        return False
+    packages = declared.get("packages")
+    return isinstance(packages, list) or (isinstance(declared.get("nohoist"), list) and _truthy(packages))
 
 
 def _globs(declared: Any) -> list[str]:
