@@ -111,9 +111,9 @@ def test_code_after_the_last_statement_word_is_not_lexed(monkeypatch: pytest.Mon
     lexed: list[list[nxi.Token]] = []
     real_lex = nxi._lex
 
-    def recording_lex(text: str, tokens: list[nxi.Token], ignore_lines: set[int]):
+    def recording_lex(text: str, tokens: list[nxi.Token], ignore_lines: set[int], *skim_from: int | None):
         lexed.append(tokens)
-        return real_lex(text, tokens, ignore_lines)
+        return real_lex(text, tokens, ignore_lines, *skim_from)
 
     monkeypatch.setattr(nxi, "_lex", recording_lex)
     text = "import a from './a';\nimport { b } from './b';\n" + "const x = [1, 2, 3].map((v) => v * 2);\n" * 500

@@ -18,6 +18,7 @@ string that ends at the end of its line, so at most that line's imports can be m
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Generator
 from dataclasses import dataclass
 
@@ -72,6 +73,54 @@ _TEMPLATE_CHARS = re.compile(r"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*")
 _REGEX_BODY = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\]?)*/?[\w$]*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\n": ""}
 
+#: a token standing for a run of text the lexer skimmed over without making its tokens
+SKIMMED = "skimmed"
+# A run of tokens whose reading is fixed by their own characters and that no statement reader
+# needs: words other than import/export/require, closed one-line strings, numbers, punctuation
+# but "/" (regex or division: depends on the token before) and "`", with whitespace and closed
+# comments before each. Alternatives and their order are _MASTER's, so the run splits into the
+# same tokens; a string with a line break or no closing quote, a "/", a "`", a statement word or
+# a character no rule knows ends the run, and the ordinary lexer reads on from there. Each gap
+# and token is an atomic group: backtracking into a comment or a token could split it otherwise
+# than _MASTER does. Atomic groups need Python 3.11; on 3.10 nothing is skimmed.
+_SKIM_GAP = r"(?>(?:[ \t\r\n\f\v\u00a0\ufeff\u2028\u2029]|//[^\n]*|/\*[\s\S]*?\*/)*)"
+_SKIM_SOURCE = rf"""(?:{_SKIM_GAP}
+    (?>"(?:[^"\\\n]|\\[^\n])*"|'(?:[^'\\\n]|\\[^\n])*'
+    |(?!(?:import|export|require)(?![\w$\u0080-\uffff]))[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*
+    |\.?\d[\w.]*
+    |>>>=|\.\.\.|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|==|!=|<=|>=|\+=|-=|\*=|%=|&=|\|=|\^=
+    |\*\*|<<|>>|&&|\|\||\?\?|\+\+|--|[{{}}()\[\];:,.=<>+\-*%&|^!~?@\#]))+"""
+_SKIM = re.compile(_SKIM_SOURCE, re.VERBOSE) if sys.version_info >= (3, 11) else None
+_SKIM_GAP_ONLY = re.compile(_SKIM_GAP) if _SKIM is not None else None
+# The same runs read coarsely, many tokens per step: runs of whitespace and punctuation, whole
+# words (not a statement word: checked at the word's start, as _MASTER's words start there),
+# numbers, dots, closed one-line strings and closed comments. It ends before the characters
+# _SKIM ends before, so where no "/" follows, the run's tokens are never asked for, not even the
+# last one; where a "/" follows, _SKIM reads the run again to find its last token.
+_SKIM_COARSE = re.compile(
+    r"""(?:(?:[^/`'"\\\w$\u0080-\uffff.]|[\u00a0\ufeff\u2028\u2029])++
+    |(?!(?:import|export|require)(?![\w$\u0080-\uffff]))[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*+
+    |\.?\d[\w.]*+|\.
+    |"(?:[^"\\\n]|\\[^\n])*+"|'(?:[^'\\\n]|\\[^\n])*+'
+    |//[^\n]*+|/\*(?>[\s\S]*?\*/))++""",
+    re.VERBOSE,
+) if _SKIM is not None else None
+#: last characters of the tokens after which "/" is a division (_DIVISION_AFTER), but "." (a
+#: number such as ``1.``, or a dot): word and number characters are tested separately
+_DIVISION_AFTER_CHARS = frozenset("\'\")]}_$")
+# Where the brace bookkeeping may be consulted (``catch_up``): at a ``require`` and at an ``import``
+# whose next token is "(" (a comment may stand between, so a "/" counts too). Matched on the
+# plain text, so also in strings and comments: the lexer skims only after the last match. Not
+# after a character that continues or starts a word (an ASCII word character, "$", any BMP
+# character but _MASTER's whitespace); an astral letter may be a stray token, so it counts.
+_CONSULTS_BOOKKEEPING = re.compile(
+    r"(?<![A-Za-z0-9_$\u0080-\u009f\u00a1-\u2027\u202a-\ufefe\uff00-\uffff])"
+    r"(?:require(?![\w$\u0080-\uffff])|import(?=[ \t\r\n\f\v\u00a0\ufeff\u2028\u2029]*[(/]))"
+)
+# tokens after which a statement reader may read on (see _in_export): the lexer makes them one
+# by one, and skims again only after a token no reader reads past
+_READ_ON = frozenset({LBRACE, RBRACE, COMMA, WORD})
+
 
 def _unquote(raw: str) -> str:
     """The value of a string token (quotes and escapes removed)."""
@@ -94,7 +143,7 @@ def tokenize(text: str) -> tuple[list[Token], set[int]]:
     return tokens, ignore_lines
 
 
-def _lex(text: str, tokens: list[Token], ignore_lines: set[int]) -> Generator[int, int, None]:
+def _lex(text: str, tokens: list[Token], ignore_lines: set[int], skim_from: int | None = None) -> Generator[int, int, None]:
     """Appends the tokens of ``text`` to ``tokens`` (and ``nx-ignore-next-line`` lines to ``ignore_lines``).
 
     A generator so that a file can be lexed only as far as the scanner reads it: it is sent the
@@ -107,6 +156,13 @@ def _lex(text: str, tokens: list[Token], ignore_lines: set[int]) -> Generator[in
     instead of one Python-level ``match`` call. It is restarted where the previous token decides
     the reading (a "/" that opens a regex, a "`" or a "}" that resumes a template) and after a
     character no rule knows, which ``finditer`` would silently skip.
+
+    From position ``skim_from`` on (None: never), outside template expressions, runs of tokens
+    that no statement can start (see ``_SKIM``) are matched as a whole and stand as one
+    ``SKIMMED`` token: a multi-MB ``.d.ts`` of ``export declare class`` is read at regex speed,
+    not one Python step per token. Only ``find_imports`` asks for it, from where no
+    ``import``/``require`` follows, so the brace bookkeeping never reads a skimmed run; a
+    statement reader that reaches one raises ``_ReadSkimmed`` and the file is read again whole.
     """
     append = tokens.append
     i, n, line = 0, len(text), 0
@@ -116,6 +172,12 @@ def _lex(text: str, tokens: list[Token], ignore_lines: set[int]) -> Generator[in
     template_depth: list[int] = []
     finditer = _MASTER.finditer
     keywords = KEYWORDS
+    if skim_from is None or _SKIM is None:
+        skim_from = n + 1  # never skim
+    else:
+        skim, skim_coarse = _SKIM.match, _SKIM_COARSE.match
+    read_on = _READ_ON
+    skim_ok = True  # the last token made is one no statement reader reads past
 
     def template_chunk(j: int) -> int:
         """Template characters from ``j`` up to "`" or "${"; appends TEMPLATE and the closer."""
@@ -142,6 +204,26 @@ def _lex(text: str, tokens: list[Token], ignore_lines: set[int]) -> Generator[in
         if i >= stop:
             stop = yield i
             continue
+        if skim_ok and i >= skim_from and not template_depth and (m := skim_coarse(text, i)) is not None:
+            end = m.end()
+            if text[end:end + 1] != "/":  # the next token is not "/": the run's last token does not matter
+                append((SKIMMED, None, line, newline))
+                line += text.count("\n", i, end)  # no skimmed string holds a line break
+                newline, prev_kind, i = False, SKIMMED, end
+            elif (m := skim(text, i)) is not None:  # read the run again, ending at its last token
+                end = m.end()
+                last = text[end - 1]
+                after = _SKIM_GAP_ONLY.match(text, end).end() if last == "." else end
+                if last != "." or text[after:after + 1] != "/":
+                    # what the "/" means needs only whether the last token is one of _DIVISION_AFTER
+                    # (a "." is a dot or ends a number such as ``1.``: read on below)
+                    append((SKIMMED, None, line, newline))
+                    line += text.count("\n", i, end)
+                    division = last.isalnum() or last in _DIVISION_AFTER_CHARS or last >= "\x80"
+                    newline, prev_kind, i = False, (WORD if division else OTHER), end
+                else:  # lex up to that "/" token by token, once: skimming again would rescan to it
+                    skim_from = after + 1
+        skim_ok = False
         stray = False
         for m in finditer(text, i):
             if i >= stop:
@@ -159,6 +241,9 @@ def _lex(text: str, tokens: list[Token], ignore_lines: set[int]) -> Generator[in
                 kind = KEYWORD if value in keywords else WORD
                 append((kind, value, line, newline))
                 newline, prev_kind = False, kind
+                if i >= skim_from and kind == KEYWORD and value not in _STATEMENT_STARTS and value != "default" and not template_depth:
+                    skim_ok = True
+                    break  # no reader reads past this keyword: skim on
                 continue
             if group == _PUNCT:
                 if (value == "/" or value == "/=") and prev_kind not in _DIVISION_AFTER:
@@ -181,6 +266,9 @@ def _lex(text: str, tokens: list[Token], ignore_lines: set[int]) -> Generator[in
                 kind = _SIMPLE.get(value) or (ASSIGN if value in _ASSIGN_OPS else BINOP if value in _BIN_OPS else OTHER)
                 append((kind, value, line, newline))
                 newline, prev_kind = False, kind
+                if i >= skim_from and kind not in read_on and value != "*" and not template_depth:
+                    skim_ok = True
+                    break  # no reader reads past this token: skim on
                 continue
             if group == _WS:  # trailing whitespace at the end of the file
                 continue
@@ -221,6 +309,10 @@ STATIC, DYNAMIC = "static", "dynamic"
 _STATEMENT_STARTS = frozenset({"import", "export", "require"})
 
 
+class _ReadSkimmed(Exception):
+    """A statement reader reached a run the lexer skimmed: read the file again without skimming."""
+
+
 class _Scanner:
     """Nx's ``State``: reads the tokens in order, keeping its brace/block bookkeeping.
 
@@ -230,10 +322,10 @@ class _Scanner:
     needed: same answers, without a Python-level step per token of every file.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, skim_from: int | None = None) -> None:
         self.tokens: list[Token] = []
         self.ignore_lines: set[int] = set()
-        self._lexer: Generator[int, int, None] | None = _lex(text, self.tokens, self.ignore_lines)
+        self._lexer: Generator[int, int, None] | None = _lex(text, self.tokens, self.ignore_lines, skim_from)
         self.lexed_to = next(self._lexer)
         self.pos = -1
         self.import_type = DYNAMIC
@@ -257,7 +349,12 @@ class _Scanner:
         tokens = self.tokens
         while self.pos >= len(tokens) and self._lexer is not None:
             self.lex_to(self.lexed_to + 1)  # one more token: a statement rarely reads far
-        return tokens[self.pos] if self.pos < len(tokens) else None
+        if self.pos >= len(tokens):
+            return None
+        tok = tokens[self.pos]
+        if tok[0] == SKIMMED:
+            raise _ReadSkimmed
+        return tok
 
     def catch_up(self) -> None:
         """Apply the bookkeeping of every token read since the last call."""
@@ -324,6 +421,8 @@ class _Scanner:
                 else:
                     next_block = OBJECT_TYPE
                     import_type = STATIC
+            elif kind == SKIMMED:  # not expected (see _CONSULTS_BOOKKEEPING), but never guessed
+                raise _ReadSkimmed
             prev = tok
         self.import_type, self.open_braces, self.open_brackets = import_type, open_braces, open_brackets
         self.next_block = next_block
@@ -435,7 +534,34 @@ def _in_require(s: _Scanner) -> tuple[str, str] | None:
 
 def find_imports(text: str) -> FileImports:
     """Static and dynamic import specifiers of one file, in source order (duplicates kept)."""
-    s = _Scanner(text)
+    if "nx-ignore-next-line" in text:  # its line numbers must count every token: no skimming
+        return _read_statements(text, None)
+    # (from the end of that line: the require(...) or import(...) is read on from there)
+    consulted = _bookkeeping_last_consulted(text)
+    skim_from = (text.find("\n", consulted) + 1 or len(text)) if consulted else 0
+    try:
+        return _read_statements(text, skim_from)
+    except _ReadSkimmed:
+        return _read_statements(text, None)
+
+
+def _bookkeeping_last_consulted(text: str) -> int:
+    """The end of the last ``_CONSULTS_BOOKKEEPING`` match (0: none), found from the end of the
+    text with ``rfind``: a regex opening with a lookbehind scans every position of a large file."""
+    last = 0
+    for word in ("require", "import"):
+        end = len(text)
+        while (at := text.rfind(word, 0, end)) >= last:
+            if (m := _CONSULTS_BOOKKEEPING.match(text, at)) is not None:
+                last = m.end()
+                break
+            end = at + len(word) - 1
+    return last
+
+
+def _read_statements(text: str, skim_from: int | None) -> FileImports:
+    """``find_imports`` with the lexer skimming from ``skim_from`` on (None: never)."""
+    s = _Scanner(text, skim_from)
     # Nx's loop reads token by token and skips all but these words, so no token after the last
     # of them in the text can start a statement: lex only that far (and on as a statement reads)
     s.lex_to(max((at + len(word) for word in _STATEMENT_STARTS if (at := text.rfind(word)) >= 0), default=0))
