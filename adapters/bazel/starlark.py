@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Container, Iterable, Sequence
 
 from ctxsel.errors import CtxselError
 
@@ -170,6 +170,33 @@ def build_dialect_issues(tree: ast.Module) -> list[tuple[int, str]]:
     return list(getattr(tree, "build_only_issues", ()))
 
 
+def first_undefined_name(tree: ast.Module, known: Container[str]) -> tuple[int, str] | None:
+    """``(line, name)`` of the first name a BUILD file reads that neither the file binds
+    (an assignment, a loop or comprehension variable, a ``load()`` symbol) nor ``known``
+    holds; None when there is none.
+
+    Bazel resolves a BUILD file's names before running any of it: one name it does not
+    define fails the whole file, every target with it (Bazel 4.2.3: "name 'fun_mc' is not
+    defined", 0 targets of tensorflow/probability's package, where ctxsel made 19). Binding
+    anywhere in the file counts (a name read before its assignment is another, later
+    error), so this check is never stricter than Bazel's. ``check_dialect``'s walk found
+    the names read and never bound (``free_names``): a file without an undefined name is
+    not walked again."""
+    free: set[str] = getattr(tree, "free_names", set())
+    loaded = {"load"}  # a statement in Starlark, a call in ctxsel's tree
+    for stmt in tree.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "load":
+            loaded.update(k.arg for k in call.keywords if k.arg)
+            loaded.update(a.value for a in call.args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    undefined = {name for name in free if name not in loaded and name not in known}
+    if not undefined:
+        return None
+    # rare: only now a second walk, for the line of the first read
+    return min((node.lineno, node.col_offset, node.id) for node in ast.walk(tree)
+               if type(node) is ast.Name and node.id in undefined)[0::2]
+
+
 def _nul_line(text: str) -> int | None:
     """The line of the first NUL character, which Python refuses without naming a line."""
     at = text.find("\0")
@@ -318,7 +345,7 @@ def _node_error(node: ast.AST, kind: type, top_level: bool, call_stars: set[int]
 
 #: the node types ``_node_error`` or ``_build_only`` look at; every other node is only walked
 _CHECKED = frozenset(_NOT_STARLARK) | {ast.Name, ast.Constant, ast.Compare, ast.BinOp, ast.AugAssign, ast.FunctionDef,
-                                       ast.For, ast.If, ast.Return, ast.Starred, ast.Call}
+                                       ast.For, ast.If, ast.Return, ast.Starred, ast.Call, ast.arg}
 
 
 def _build_only(node: ast.AST, kind: type) -> str | None:
@@ -345,10 +372,20 @@ def check_dialect(tree: ast.Module, path: str) -> list[tuple[int, str]]:
     call_stars: set[int] = set()
     first: tuple[int, int, str] | None = None
     build_only: list[tuple[int, str]] = []
-    checked, walk = _CHECKED, ast.walk
+    reads: set[str] = set()
+    bound: set[str] = set()
+    checked, walk, name_kind, load_ctx = _CHECKED, ast.walk, ast.Name, ast.Load
     for node in walk(tree):  # breadth-first: a call is seen before its arguments
         kind = type(node)
         if kind not in checked:
+            continue
+        if kind is name_kind:
+            if type(node.ctx) is load_ctx:  # type: ignore[attr-defined]
+                reads.add(node.id)  # type: ignore[attr-defined]
+            else:
+                bound.add(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.arg:
+            bound.add(node.arg)  # type: ignore[attr-defined]
             continue
         if kind is ast.Call:
             call_stars.update(id(a) for a in node.args if type(a) is ast.Starred)  # type: ignore[attr-defined]
@@ -364,6 +401,7 @@ def check_dialect(tree: ast.Module, path: str) -> list[tuple[int, str]]:
     if first is not None:
         line, _, message = first
         raise EvalError(message if message.startswith("syntax error") else f"syntax error: {message}", line or None, path)
+    tree.free_names = reads - bound  # type: ignore[attr-defined]  # read by first_undefined_name
     return sorted(build_only)
 
 
@@ -1152,7 +1190,12 @@ class Interpreter:
         if obj is UNKNOWN:
             return UNKNOWN
         if isinstance(obj, NativeModule):
-            return obj.fields[attr] if attr in obj.fields else RuleClass(attr)
+            if attr in obj.fields:
+                return obj.fields[attr]
+            if obj.has(attr):
+                return RuleClass(attr)
+            # Bazel 4.2.3 stops the file here ("no native function or rule 'x'"), measured
+            raise EvalError(f"no native function or rule {attr!r} in any Bazel ctxsel knows", line, path, fatal=True)
         if isinstance(obj, UnknownCallable):
             return UnknownCallable(attr, obj.origin)
         if isinstance(obj, Struct):

@@ -39,6 +39,40 @@ if TYPE_CHECKING:  # pragma: no cover
     from .starlark import Interpreter
 
 
+#: The ``native`` module's members in Bazel 4.2.3, as its error for ``native.no_such_rule``
+#: lists them ("Available attributes"), measured: its native rules and functions. A BUILD
+#: file reads each of them without a load().
+BAZEL_4_NATIVE = frozenset("""
+action_listener alias apple_binary apple_cc_toolchain apple_static_library available_xcodes cc_binary
+cc_host_toolchain_alias cc_import cc_libc_top_alias cc_library cc_proto_library cc_test cc_toolchain
+cc_toolchain_alias cc_toolchain_suite config_feature_flag config_setting constraint_setting constraint_value
+environment existing_rule existing_rules exports_files extra_action fdo_prefetch_hints fdo_profile filegroup
+genquery genrule glob j2objc_library java_binary java_import java_library java_lite_proto_library
+java_package_configuration java_plugin java_proto_library java_runtime java_runtime_alias java_test
+java_toolchain java_toolchain_alias label_flag label_setting ninja_build ninja_graph objc_import objc_library
+package package_group package_name platform propeller_optimize proto_lang_toolchain proto_library py_binary
+py_library py_runtime py_test repository_name sh_binary sh_library sh_test test_suite toolchain toolchain_type
+xcode_config xcode_config_alias xcode_version
+""".split())
+
+#: Every name a BUILD file may read in Bazel 4.2.3 without a load(), measured: the native
+#: members, the Starlark universe, and the 7 other names of 170 candidates a BUILD file
+#: ``_v = NAME`` loads with (depset, distribs, environment_group, json, licenses, proto, select).
+BAZEL_4_BUILD_GLOBALS = BAZEL_4_NATIVE | frozenset("""
+False None True all any bool dict dir enumerate fail float getattr hasattr hash int len list max min print
+range repr reversed sorted str tuple type zip
+depset distribs environment_group json licenses proto select
+""".split())
+
+#: Native rules of a Bazel other than the Debian 4.2.3 build ctxsel measures with (upstream
+#: builds' Android rules, later versions' rules), and later versions' BUILD globals: reading
+#: one never drops a file; ctxsel takes a call of one as a rule of that kind.
+OTHER_BAZEL_NATIVE = frozenset("""
+android_device android_instrumentation_test android_tools_defaults_jar java_host_runtime_alias memprof_profile
+""".split())
+OTHER_BAZEL_BUILD_NAMES = OTHER_BAZEL_NATIVE | frozenset({"abs", "set"})
+
+
 def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     """The global functions of BUILD and .bzl files, bound to one interpreter."""
     b: dict[str, Any] = {}
@@ -131,9 +165,11 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     def _existing_rules() -> dict[str, Any]:
         if interp.ctx is None:
             return {}
-        # rules only; their list and dict values copied: a macro's ``+=`` on one (in place, as in
-        # Starlark) must not change the target's own attribute
-        return {t.name: {**{k: type(v)(v) if type(v) in (list, dict) else v for k, v in t.attrs.items()}, "kind": t.kind}
+        # rules only; a list value as a tuple, as Bazel 4.2.3 gives it (measured: a macro's
+        # ``r["srcs"] + ["x"]`` fails there, "unsupported binary operation: tuple + list"), a
+        # dict copied: a macro's change to one must not change the target's own attribute
+        return {t.name: {**{k: tuple(v) if type(v) is list else dict(v) if type(v) is dict else v for k, v in t.attrs.items()},
+                         "kind": t.kind}
                 for t in interp.ctx.targets if t.kind not in NON_RULE_KINDS}
 
     @builtin("existing_rule")
@@ -263,9 +299,10 @@ def make_builtins(interp: "Interpreter") -> dict[str, Any]:
     b["repr"] = Builtin("repr", lambda x: _repr(x))
     b["bool"] = Builtin("bool", lambda x=False: interp._truth(x))
     b["type"] = Builtin("type", _type_name)
-    b["hasattr"] = Builtin("hasattr", lambda o, n: isinstance(o, Struct) and n in o.fields or (type(o), n) in METHODS)
+    b["hasattr"] = Builtin("hasattr", lambda o, n: o.has(n) if isinstance(o, NativeModule) else isinstance(o, Struct) and n in o.fields or (type(o), n) in METHODS)
     b["dir"] = Builtin("dir", _dir)
-    b["getattr"] = Builtin("getattr", lambda o, n, *d: o.fields.get(n, d[0] if d else UNKNOWN) if isinstance(o, Struct) else (d[0] if d else UNKNOWN))
+    b["getattr"] = Builtin("getattr", lambda o, n, *d: RuleClass(n) if isinstance(o, NativeModule) and n not in o.fields and o.has(n)
+                           else o.fields.get(n, d[0] if d else UNKNOWN) if isinstance(o, Struct) else (d[0] if d else UNKNOWN))
 
     @builtin("int")
     def _int(x: Any, base: int = 10) -> Any:
@@ -392,7 +429,12 @@ class NativeModule(Struct):
 
     def __init__(self, fields: dict[str, Any], rules: frozenset[str]) -> None:
         super().__init__(fields)
-        self.rules = rules
+        self.rules = rules | BAZEL_4_NATIVE | OTHER_BAZEL_NATIVE
+
+    def has(self, name: str) -> bool:
+        """Whether ``native.name`` exists in a Bazel ctxsel knows (``hasattr(native, ...)``:
+        True for ``cc_library`` in Bazel 4.2.3, measured)."""
+        return name in self.fields or name in self.rules
 
 
 def _same_export_visibility(old: Any, new: Any) -> bool:
@@ -424,7 +466,10 @@ def _strings(v: Any, what: str) -> list[str]:
 
 
 # ---------------------------------------------------------------- string/list/dict methods
-def _format(s: str, *args: Any, **kwargs: Any) -> str:
+def _format(s: str, /, *args: Any, **kwargs: Any) -> str:
+    """``s.format(...)``; ``s`` positional-only: a keyword named ``s`` is the template's
+    (envoyproxy/toolshed's ``"{v}{s}_{a}".format(v = ..., s = ..., a = ...)`` failed the
+    statement, and its 8 genrules were missing)."""
     import string
 
     try:
@@ -571,7 +616,7 @@ METHODS: dict[tuple[type, str], Callable[..., Any]] = {
     (dict, "keys"): lambda d: list(d.keys()),
     (dict, "values"): lambda d: list(d.values()),
     (dict, "items"): lambda d: list(d.items()),
-    (dict, "update"): lambda d, *a, **k: [d.update(x) for x in a if isinstance(x, dict)] and None or d.update(k),
+    (dict, "update"): lambda d, /, *a, **k: [d.update(x) for x in a if isinstance(x, dict)] and None or d.update(k),
     (dict, "pop"): _dict_pop,
     (dict, "popitem"): _dict_popitem,
     (Depset, "to_list"): lambda d: list(d.items),

@@ -26,7 +26,8 @@ from ctxsel.graph import DATA, DEP, IMPLICIT, TESTS, BuildGraph, Node
 from .labels import BUILD_NAMES, Label, LabelError, looks_like_label, module_info, parse_label, subpackage_crossed, valid_package_name, workspace_name
 from .repo_file import ignored_directories
 from .skylib import skylib_source
-from .starlark import Interpreter, build_dialect_issues, parse, rebound_global
+from .starlark import Interpreter, build_dialect_issues, first_undefined_name, parse, rebound_global
+from .starlark_builtins import BAZEL_4_BUILD_GLOBALS, OTHER_BAZEL_BUILD_NAMES
 from .starlark_values import (
     NON_RULE_KINDS,
     PACKAGE_GROUP,
@@ -169,6 +170,7 @@ class StaticReport:
     name_conflicts: list[str] = field(default_factory=list)  # "//p:x (rule and exported file)"
     empty_globs: list[str] = field(default_factory=list)
     build_dialect: list[str] = field(default_factory=list)  # "path:line: message", .bzl-only syntax in a BUILD file
+    undefined_names: list[str] = field(default_factory=list)  # "path:line: name 'x' is not defined", a BUILD file Bazel fails whole
     stopped: list[str] = field(default_factory=list)  # "path:line: message" of EvalError.fatal errors
     nested_selects: list[str] = field(default_factory=list)  # "//p:rule (attr)" holding a select() in a select()
     outside_symlinks: list[str] = field(default_factory=list)  # directory symlinks leaving the workspace
@@ -191,6 +193,12 @@ class StaticReport:
             )
         if self.undefined:
             out.append(f"static: {len(self.undefined)} undefined name(s) called with name= were taken as rule kinds: {some(self.undefined)}")
+        if self.undefined_names:
+            out.append(
+                f"static: {len(self.undefined_names)} BUILD file(s) read a name no Bazel version ctxsel knows defines; Bazel fails "
+                f"such a file whole (\"name 'x' is not defined\"), so ctxsel gives its package no target (if your Bazel "
+                f"defines the name, please report it): {some(self.undefined_names, 2)}"
+            )
         if self.missing_loads:
             out.append(f"static: {len(self.missing_loads)} load()ed file(s) do not exist: {some(f'{k} ({v})' for k, v in self.missing_loads.items())}")
         if self.stopped:
@@ -283,6 +291,8 @@ class StaticLoader:
         self._loading: list[str] = []
         self._glob_cache: dict[tuple[str, bool], re.Pattern[str]] = {}
         self.interp = Interpreter(self._load, self._glob, NATIVE_RULES, self._note_unknown)
+        #: what a BUILD file may read unloaded: Bazel 4.2.3's names and those ctxsel knows of other versions
+        self._build_names = frozenset(self.interp.builtins) | NATIVE_RULES | BAZEL_4_BUILD_GLOBALS | OTHER_BAZEL_BUILD_NAMES
         self.interp.package_of = self._package_of_file
         self.interp.subpackages = self._subpackages
 
@@ -399,6 +409,11 @@ class StaticLoader:
         if dialect:  # Bazel 4.2.3 refuses such a file before running it: no target at all
             self.report.build_dialect.extend(dialect)
             return PackageResult(package, build_rel, [], (), failure=dialect[0])
+        undefined = first_undefined_name(tree, self._build_names)
+        if undefined is not None:  # Bazel resolves names before running the file: no target either
+            failure = f"{build_rel}:{undefined[0]}: name '{undefined[1]}' is not defined"
+            self.report.undefined_names.append(failure)
+            return PackageResult(package, build_rel, [], (), failure=failure)
         ctx = PackageContext(package, build_rel)
         self.interp.ctx = ctx
         self.interp.steps = 0
