@@ -37,6 +37,10 @@ class AdapterOptions:
     extra: dict[str, str] = field(default_factory=dict)
     #: False with --no-cache: adapters must not reuse their own caches either (not part of cache_token)
     use_cache: bool = True
+    #: the directory the user named (``--repo DIR``, ``Workspace.open(DIR)``), which may lie below the
+    #: workspace root: relative specs are also read from there, as ``cd DIR && bazel query :x`` or
+    #: ``git -C DIR`` read them (not part of cache_token: the graph is the same from any directory)
+    start: Path | None = None
 
     def cache_token(self) -> str:
         parts = [self.source]
@@ -156,9 +160,22 @@ class Adapter(ABC):
     #: what a node is called in messages ("target", "package", "project")
     node_noun: ClassVar[str] = "target"
 
+    def spec_directories(self) -> tuple[Path, ...]:
+        """The directories a relative spec (a path, a Bazel ``:x``) is read against, first match
+        wins: the shell's directory, then the directory ``--repo`` named, then the workspace
+        root. ``--repo ws/core`` run from elsewhere read ``core.h`` and ``:core`` from the shell's
+        directory and the root only, and answered "unknown target"; the answers that worked
+        before (found from the shell's directory or the root) keep their place in the order,
+        except that ``--repo DIR``'s own directory now comes before the root, as the tools read it."""
+        dirs = [Path.cwd()]
+        if self.options.start is not None:
+            dirs.append(Path(os.path.abspath(self.options.start)))
+        dirs.append(self.root)
+        return tuple(dict.fromkeys(dirs))
+
     def relative_path(self, spec: str) -> str | None:
         """``spec`` as a repo-relative POSIX path if it names something inside the repo."""
-        for base in (Path.cwd(), self.root):
+        for base in self.spec_directories():
             p = (base / spec).resolve() if not os.path.isabs(spec) else Path(spec).resolve()
             try:
                 rel = p.relative_to(self.root.resolve())

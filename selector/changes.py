@@ -296,15 +296,18 @@ def changed_files(
     staged: bool = False,
     files: Sequence[str] | None = None,
     untracked: bool = True,
+    directories: Sequence[Path] | None = None,
 ) -> FileChanges:
-    """The files one change selector names, relative to the workspace ``root``."""
+    """The files one change selector names, relative to the workspace ``root``. ``directories``:
+    where a relative ``--files`` path is read from, first match wins (``Adapter.spec_directories``:
+    the shell's directory, ``--repo DIR``, the root); default the shell's directory, then the root."""
     chosen = [name for name, on in (("--since", since), ("--base", base), ("--staged", staged), ("--files", files)) if on]
     if head and not base:
         raise GitError("--head needs --base (the range is merge-base(base, head)..head)")
     if len(chosen) > 1:
         raise GitError(f"choose one change selector, not {' and '.join(chosen)}")
     if files:
-        return _explicit_files(root, files)
+        return _explicit_files(root, files, directories)
     if since and ".." in since:
         raise GitError(f"--since takes one ref, not the range {since!r}",
                        hint="for a commit range use --base A...B (or --base A --head B)")
@@ -345,25 +348,25 @@ def changed_files(
     raise GitError("no change selector given (--since REF, --base A [--head B], --staged or --files F...)")
 
 
-def _file_items(real_root: Path, spec: str) -> list[str]:
+def _file_items(real_root: Path, spec: str, directories: Sequence[Path] | None) -> list[str]:
     """One ``--files`` argument as paths: Nx's ``--files=a,b`` form is split on commas, unless
     the whole argument is a file that exists (``docs/a,b.md`` is a valid file name)."""
     whole = spec.strip()
     if "," in whole:
-        rel = _workspace_relative(real_root, whole)
+        rel = _workspace_relative(real_root, whole, directories)
         if rel is None or not os.path.lexists(real_root / rel):
             return [item.strip() for item in whole.split(",") if item.strip()]
     return [whole] if whole else []
 
 
-def _explicit_files(root: Path, files: Sequence[str]) -> FileChanges:
+def _explicit_files(root: Path, files: Sequence[str], directories: Sequence[Path] | None = None) -> FileChanges:
     """``--files``: paths as typed (relative to the current directory or the root)."""
     out: list[ChangedFile] = []
     warnings: list[str] = []
     real_root = root.resolve()
     for spec in files:
-        for item in _file_items(real_root, spec):
-            rel = _workspace_relative(real_root, item)
+        for item in _file_items(real_root, spec, directories):
+            rel = _workspace_relative(real_root, item, directories)
             if rel is None:
                 warnings.append(f"--files {item}: outside the workspace {root}, ignored")
                 continue
@@ -380,18 +383,23 @@ def _explicit_files(root: Path, files: Sequence[str]) -> FileChanges:
     return FileChanges(_dedupe(out), "files given with --files", base_rev, None, warnings)
 
 
-def _workspace_relative(real_root: Path, spec: str) -> str | None:
-    """``spec`` relative to the workspace: the first candidate that exists, else the first inside it."""
-    candidates = [Path(spec)] if os.path.isabs(spec) else [Path.cwd() / spec, real_root / spec]
+def _workspace_relative(real_root: Path, spec: str, directories: Sequence[Path] | None = None) -> str | None:
+    """``spec`` relative to the workspace: the first candidate that exists, else the first inside
+    it read from the shell's directory or the root only, as before ``--repo DIR`` joined the
+    directories: which directory a deleted file was typed from cannot be told, and its answer
+    must not move."""
+    bases = list(directories) if directories is not None else [Path.cwd(), real_root]
+    candidates = [Path(spec)] if os.path.isabs(spec) else [base / spec for base in bases]
     fallback: str | None = None
-    for cand in candidates:
+    for index, cand in enumerate(candidates):
         p = Path(os.path.normpath(cand))
         rel = _relative_through_links(real_root, p)
         if rel is None:
             continue
         if p.exists() or p.is_symlink():
             return rel
-        fallback = fallback or rel
+        if index in (0, len(candidates) - 1):
+            fallback = fallback or rel
     return fallback
 
 

@@ -140,7 +140,8 @@ class Workspace:
         if not start.exists():
             raise UserError(f"no such directory: {start}")
         root, name = find_workspace(start, adapter)
-        options = AdapterOptions(source=source, query_file=query_file, extra=dict(extra or {}), use_cache=use_cache)
+        options = AdapterOptions(source=source, query_file=query_file, extra=dict(extra or {}), use_cache=use_cache,
+                                 start=start if path is not None else None)
         impl = adapter_class(name)(root, options)
         graph = cached_graph(root, impl.cache_key(), lambda tracker: _load_keeping_warnings(impl, tracker),
                              use_cache=use_cache)
@@ -184,7 +185,8 @@ class Workspace:
         from .revision import revision_graph
 
         files = _one_or_many(files) if files is not None else None
-        found = changed_files(self.root, since=since, base=base, head=head, staged=staged, files=files, untracked=untracked)
+        found = changed_files(self.root, since=since, base=base, head=head, staged=staged, files=files, untracked=untracked,
+                              directories=self.adapter.spec_directories())
         result = change_set(
             self.adapter, self.graph, found, old_graph=lambda rev, paths: revision_graph(self.adapter, rev, paths, self.use_cache)
         )

@@ -125,7 +125,7 @@ class BazelAdapter(Adapter):
         ../core/BUILD.bazel.tpl`` is ``//nixpkgs:BUILD.pkg``, which ``//nixpkgs:srcs`` globs;
         resolving it named ``//core``'s rules). Only the workspace root itself is resolved."""
         roots = dict.fromkeys((Path(os.path.abspath(self.root)), self.root.resolve()))
-        for base in (Path.cwd(), self.root):
+        for base in self.spec_directories():
             path = Path(os.path.abspath(spec if os.path.isabs(spec) else base / spec))
             for root in roots:
                 try:
@@ -150,6 +150,9 @@ class BazelAdapter(Adapter):
             target = self._relative_target(graph, spec)
             if target is not None:
                 return [target]
+            ids = self._relative_pattern(graph, spec)
+            if ids:
+                return ids
             if not os.path.isabs(spec):
                 ids = self.nodes_for_file(graph, spec.strip("/"))  # a path that no longer exists (a deleted file) still has owners
                 if ids:
@@ -164,28 +167,70 @@ class BazelAdapter(Adapter):
         """
         if os.path.isabs(spec) or ":" in spec:
             return None
-        try:
-            cwd = Path.cwd().resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            cwd = ""  # --repo from outside: relative to the workspace root
-        full = posixpath.normpath(f"{cwd}/{spec}" if cwd not in ("", ".") else spec).strip("/")
-        if full in ("", ".") or full.startswith(".."):
-            return None
-        if full in graph.packages():
-            candidate = f"//{full}:{full.rsplit('/', 1)[-1]}"
-        else:
-            package = self.package_of(graph, full)
-            if package is None:
-                return None
-            candidate = f"//{package}:{full[len(package):].lstrip('/')}"
-        if candidate in graph:
-            return candidate
-        return self._output_index(graph).get(candidate)
+        for directory in self._working_directories():
+            full = posixpath.normpath(f"{directory}/{spec}" if directory else spec).strip("/")
+            if full in ("", ".") or full.startswith(".."):
+                continue
+            if full in graph.packages():
+                candidate = f"//{full}:{full.rsplit('/', 1)[-1]}"
+            else:
+                package = self.package_of(graph, full)
+                if package is None:
+                    continue
+                candidate = f"//{package}:{full[len(package):].lstrip('/')}"
+            found = candidate if candidate in graph else self._output_index(graph).get(candidate)
+            if found:
+                return found
+        return None
+
+    def _relative_pattern(self, graph: BuildGraph, spec: str) -> list[str]:
+        """``sub:x``, ``...`` or ``sub/...``: Bazel 4.2.3 run in ``data/`` reads ``nested:n.txt`` as
+        ``//data/nested:n.txt`` and ``nested/...`` as ``//data/nested/...`` (measured); ctxsel
+        answered "unknown target" from every directory. Read from each working directory in turn."""
+        parts = spec.split(":", 1)[0].split("/")
+        if os.path.isabs(spec) or ".." in parts or not (":" in spec or parts[-1] == "..."):
+            return []  # Bazel refuses ``../core:core`` ("invalid package name")
+        for directory in self._working_directories():
+            full = posixpath.normpath(f"{directory}/{spec}" if directory else spec)
+            if full.startswith(("..", "/")):
+                continue
+            try:
+                return self._resolve_absolute_label(graph, f"//{full}", spec)
+            except UnknownTargetError:
+                continue
+        return []
+
+    def _working_directories(self) -> list[str]:
+        """The shell's directory and ``--repo DIR`` where they lie inside the workspace,
+        workspace-relative ("" is the root): where Bazel would read a relative label or pattern
+        from, had it been started there. A shell outside the workspace is skipped (Bazel would
+        refuse to run); with neither inside, the root, as before ``--repo DIR`` counted. The root
+        is no further fallback: from ``core/``, Bazel refuses a ``:x`` only the root package has."""
+        real_root = self.root.resolve()
+        found: list[str] = []
+        start = self.options.start
+        for base in (Path.cwd(), *([Path(os.path.abspath(start))] if start is not None else [])):
+            try:
+                rel = base.resolve().relative_to(real_root).as_posix()
+            except ValueError:
+                continue
+            found.append("" if rel == "." else rel)
+        return list(dict.fromkeys(found)) or [""]
 
     def _resolve_label(self, graph: BuildGraph, spec: str) -> list[str]:
-        text = spec
-        if text.startswith(":"):
-            text = f"//{self._cwd_package(graph)}{text}"
+        if spec.startswith(":"):
+            # ``:x`` from each working directory's package in turn (the shell's, --repo's, the root's)
+            packages = dict.fromkeys(self.package_of(graph, d) or "" for d in self._working_directories())
+            for package in list(packages)[:-1]:
+                try:
+                    return self._resolve_absolute_label(graph, f"//{package}{spec}", spec)
+                except UnknownTargetError:
+                    continue
+            return self._resolve_absolute_label(graph, f"//{list(packages)[-1]}{spec}", spec)
+        return self._resolve_absolute_label(graph, spec, spec)
+
+    def _resolve_absolute_label(self, graph: BuildGraph, text: str, spec: str) -> list[str]:
+        """``text`` (a ``//`` or ``@`` label or pattern) as node ids; errors name ``spec``, as typed."""
         if text.endswith("/...") or text == "//..." or text.endswith(("/...:all", "/...:*", "/...:all-targets")):
             prefix = text[2:].split("...", 1)[0].rstrip("/")
             ids = [n.id for n in graph.nodes() if not n.external and (not prefix or n.package == prefix or n.package.startswith(prefix + "/"))]
@@ -241,14 +286,6 @@ class BazelAdapter(Adapter):
                 )
             return ids
         return []
-
-    def _cwd_package(self, graph: BuildGraph) -> str:
-        try:
-            rel = Path.cwd().resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return ""
-        rel = "" if rel == "." else rel
-        return self.package_of(graph, rel) or ""
 
     def _output_index(self, graph: BuildGraph) -> dict[str, str]:
         """Output-file label -> generating rule (a dependency on gen.h is on its genrule).
