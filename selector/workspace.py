@@ -292,12 +292,6 @@ class Workspace:
         radius.warnings.extend(self.adapter.test_command_warnings(self.graph, tests, **named))
         if named:
             radius.warnings.extend(self.adapter.unknown_target_warnings(self.graph, chosen))
-        elif not tests and self.adapter.named_targets:
-            # a workspace that names its tests otherwise (code-pushup: `unit-test`, `int-test`)
-            # would read "no tests" as "nothing to test"; the tools say no more (`nx affected
-            # -t test`: "No tasks were run"), so the hint to --target is ctxsel's
-            radius.warnings.extend(f"{w} (another name: --target NAME)"
-                                   for w in self.adapter.unknown_target_warnings(self.graph, chosen))
         selection = TestSelection(self.adapter.name, radius.roots, tests, argv, radius.warnings, targets=list(chosen))
         if dropped is not None:
             selection.dropped_by_owner = len(dropped)
